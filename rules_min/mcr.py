@@ -1,0 +1,824 @@
+# Chinese Official (MCR) fan counting: every decomposition of the hand is scored and the best
+# one kept (seed 001 §三.4 就高不就低). Rules cited as seed 000 §二.n (2016 supplement, binding)
+# and seed 001 §三 (combination principles).
+#
+# score() works in preallocated module buffers and returns one of them: copy what you keep.
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+from rules_min import mcr_shapes as sh
+from rules_min.mcr_table import (
+    POINTS, ORDER, EXCLUDES, NUM_FANS,
+    BIG_FOUR_WINDS, BIG_THREE_DRAGONS, ALL_GREEN, NINE_GATES, FOUR_KONGS, SEVEN_SHIFTED_PAIRS,
+    THIRTEEN_ORPHANS, ALL_TERMINALS, LITTLE_FOUR_WINDS, LITTLE_THREE_DRAGONS, ALL_HONORS,
+    FOUR_CONCEALED_PUNGS, PURE_TERMINAL_CHOWS, QUADRUPLE_CHOW, FOUR_PURE_SHIFTED_PUNGS,
+    FOUR_PURE_SHIFTED_CHOWS, THREE_KONGS, ALL_TERMINALS_AND_HONORS, SEVEN_PAIRS,
+    GREATER_HONORS_KNITTED, ALL_EVEN_PUNGS, FULL_FLUSH, PURE_TRIPLE_CHOW, PURE_SHIFTED_PUNGS,
+    UPPER_TILES, MIDDLE_TILES, LOWER_TILES, PURE_STRAIGHT, THREE_SUITED_TERMINAL_CHOWS,
+    PURE_SHIFTED_CHOWS, ALL_FIVE, TRIPLE_PUNG, THREE_CONCEALED_PUNGS, LESSER_HONORS_KNITTED,
+    KNITTED_STRAIGHT, UPPER_FOUR, LOWER_FOUR, BIG_THREE_WINDS, MIXED_STRAIGHT, REVERSIBLE_TILES,
+    MIXED_TRIPLE_CHOW, MIXED_SHIFTED_PUNGS, CHICKEN_HAND, LAST_TILE_DRAW, LAST_TILE_CLAIM,
+    OUT_WITH_REPLACEMENT, ROBBING_THE_KONG, ALL_PUNGS, HALF_FLUSH, MIXED_SHIFTED_CHOWS, ALL_TYPES,
+    MELDED_HAND, TWO_CONCEALED_KONGS, TWO_DRAGON_PUNGS, OUTSIDE_HAND, FULLY_CONCEALED,
+    TWO_MELDED_KONGS, LAST_TILE, DRAGON_PUNG, PREVALENT_WIND, SEAT_WIND, CONCEALED_HAND, ALL_CHOWS,
+    TILE_HOG, DOUBLE_PUNG, TWO_CONCEALED_PUNGS, CONCEALED_KONG, ALL_SIMPLES, PURE_DOUBLE_CHOW,
+    MIXED_DOUBLE_CHOW, SHORT_STRAIGHT, TWO_TERMINAL_CHOWS, PUNG_OF_TERMINALS, MELDED_KONG,
+    ONE_VOIDED_SUIT, NO_HONORS, EDGE_WAIT, CLOSED_WAIT, SINGLE_WAIT, SELF_DRAWN,
+    CONCEALED_AND_MELDED_KONG,
+)
+
+_CHOW = const(0)
+_PUNG = const(1)
+_KONG = const(2)
+_KNIT = const(3)
+_NONE = const(255)
+
+# Per tile code: bit 0 = tile of 绿一色 (23468s, green dragon), bit 1 = tile of 推不倒
+# (1234589p, 245689s, white dragon). Bytes, not int bitmaps: 34 bits would be a big int on a MCU.
+_SHAPE_BITS = (
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00"  # m
+    b"\x00\x03\x01\x03\x02\x03\x00\x03\x02"  # s
+    b"\x02\x02\x02\x02\x02\x00\x00\x02\x02"  # p
+    b"\x00\x00\x00\x00\x00\x01\x02"  # E S W N C F P
+)
+
+# Fans that seven pairs may add (seed 000 §二.2); everything else is dropped for that shape.
+_PAIRS_MAY_ADD = bytearray(NUM_FANS)
+for _f in bytes((
+    ALL_GREEN, ALL_TERMINALS, ALL_HONORS, ALL_TERMINALS_AND_HONORS, FULL_FLUSH, UPPER_TILES,
+    MIDDLE_TILES, LOWER_TILES, UPPER_FOUR, LOWER_FOUR, REVERSIBLE_TILES, LAST_TILE_DRAW,
+    LAST_TILE_CLAIM, HALF_FLUSH, ALL_TYPES, TILE_HOG, ALL_SIMPLES, ONE_VOIDED_SUIT, NO_HONORS,
+    SELF_DRAWN, SEVEN_PAIRS, SEVEN_SHIFTED_PAIRS,
+)):
+    _PAIRS_MAY_ADD[_f] = 1
+
+# Working state, allocated once.
+_kinds = bytearray(5)
+_tiles = bytearray(5)
+_open = bytearray(5)   # set i was claimed (melded); concealed kongs and hand sets are 0
+_base = bytearray(NUM_FANS)  # fans that do not depend on the decomposition
+_cur = bytearray(NUM_FANS)
+_best = bytearray(NUM_FANS)
+_work = bytearray(34)
+_full = bytearray(34)  # the concealed tiles, untouched while decompositions are searched
+_ch = bytearray(4)
+_pg = bytearray(4)
+_mark = bytearray(NUM_FANS)
+
+# Per-hand facts the decomposition callback reads (module globals: no closure allocation).
+_g_win = 0
+_g_self = False
+_g_nmelds = 0
+_g_nopen = 0
+_g_seat = 27
+_g_prev = 27
+_g_best_total = -1
+_g_unique = -1   # -1 unknown, 0 several waits, 1 the winning tile is the only wait
+_g_counts = None
+_g_nm = 0        # melds of the hand (_g_nmelds is larger while a knitted straight is scored)
+
+
+def _total(ft):
+    s = 0
+    for f in range(NUM_FANS):
+        if ft[f]:
+            s += POINTS[f] * ft[f]
+    return s
+
+
+def _exclude(ft):
+    for f in ORDER:
+        if ft[f] and not _mark[f]:
+            for x in EXCLUDES[f]:
+                _mark[x] = 1
+    for f in range(NUM_FANS):
+        if _mark[f]:
+            ft[f] = 0
+            _mark[f] = 0
+
+
+def _unique_wait():
+    # Seed 000 §二.10: edge/closed/single count only when the hand formally waits on one tile,
+    # tiles of which all four are in sight included.
+    global _g_unique
+    if _g_unique < 0:
+        c = _full
+        c[_g_win] -= 1
+        n = 0
+        for t in range(34):
+            if t != _g_win and c[t] < 5:
+                c[t] += 1
+                ok = sh.is_win(c, _g_nm)
+                c[t] -= 1
+                if ok:
+                    n = 1
+                    break
+        c[_g_win] += 1
+        _g_unique = 0 if n else 1
+    return _g_unique
+
+
+# ---- chow and pung combinations (seed 001 §三.2-.5) ----
+
+def _chow2(a, b):
+    # fan of two chows given by lowest tile, a <= b
+    if a // 9 == b // 9:
+        if a == b:
+            return PURE_DOUBLE_CHOW
+        if b - a == 3:
+            return SHORT_STRAIGHT
+        if b - a == 6:
+            return TWO_TERMINAL_CHOWS
+        return _NONE
+    if a % 9 == b % 9:
+        return MIXED_DOUBLE_CHOW
+    return _NONE
+
+
+def _chow3(a, b, c):
+    # a <= b <= c
+    sa = a // 9
+    sb = b // 9
+    sc = c // 9
+    if sa == sb == sc:
+        if a == b == c:
+            return PURE_TRIPLE_CHOW
+        if b - a == c - b and (b - a == 1 or b - a == 2):
+            return PURE_SHIFTED_CHOWS
+        if b - a == 3 and c - b == 3:
+            return PURE_STRAIGHT
+        return _NONE
+    if sa != sb and sb != sc and sa != sc:
+        ra = a % 9
+        rb = b % 9
+        rc = c % 9
+        if ra == rb == rc:
+            return MIXED_TRIPLE_CHOW
+        lo = min(ra, rb, rc)
+        hi = max(ra, rb, rc)
+        mid = ra + rb + rc - lo - hi
+        if mid == lo + 1 and hi == lo + 2:
+            return MIXED_SHIFTED_CHOWS
+        if lo == 0 and mid == 3 and hi == 6:
+            return MIXED_STRAIGHT
+    return _NONE
+
+
+def _pung2(a, b):
+    if a < 27 and b < 27 and a // 9 != b // 9 and a % 9 == b % 9:
+        return DOUBLE_PUNG
+    return _NONE
+
+
+def _pung3(a, b, c):
+    if c >= 27:
+        return _NONE
+    sa = a // 9
+    sb = b // 9
+    sc = c // 9
+    if sa == sb == sc:
+        if b == a + 1 and c == b + 1:
+            return PURE_SHIFTED_PUNGS
+        return _NONE
+    if sa != sb and sb != sc and sa != sc:
+        ra = a % 9
+        rb = b % 9
+        rc = c % 9
+        if ra == rb == rc:
+            return TRIPLE_PUNG
+        lo = min(ra, rb, rc)
+        hi = max(ra, rb, rc)
+        if hi == lo + 2 and ra + rb + rc == 3 * lo + 3:
+            return MIXED_SHIFTED_PUNGS
+    return _NONE
+
+
+def _pairs_forest(ft, v, n, two):
+    # No fan of three or four sets: count two-set fans. Each set may join others, but the chosen
+    # pairs may not close a loop (套算一次: an uncombined set combines once with a combined one)
+    # and one set may not make the same fan twice (不得相同). All two-set fans are 1 point, so
+    # the most pairs wins; ties prefer 一般高 (it is not interchangeable with the others).
+    best = 0
+    bestmask = 0
+    npairs = n * (n - 1) // 2
+    for mask in range(1, 1 << npairs):
+        cnt = 0
+        score = 0
+        comp = 0x3210  # union-find by 4-bit labels
+        used = 0       # per set, bitmask of fans used: bit 0 一般高, 1 喜相逢, 2 连六, 3 老少副, 4 双同刻
+        ok = True
+        k = 0
+        for i in range(n):
+            for j in range(i + 1, n):
+                if mask >> k & 1:
+                    f = two(v[i], v[j])
+                    if f == _NONE:
+                        ok = False
+                        break
+                    li = comp >> (4 * i) & 15
+                    lj = comp >> (4 * j) & 15
+                    if li == lj:
+                        ok = False
+                        break
+                    for x in range(n):
+                        if comp >> (4 * x) & 15 == lj:
+                            comp = (comp & ~(15 << (4 * x))) | (li << (4 * x))
+                    bit = 1 << (f - PURE_DOUBLE_CHOW if f != DOUBLE_PUNG else 4)
+                    if used >> (5 * i) & bit or used >> (5 * j) & bit:
+                        ok = False
+                        break
+                    used |= (bit << (5 * i)) | (bit << (5 * j))
+                    cnt += 1
+                    score += 2 if f == PURE_DOUBLE_CHOW else 1
+                k += 1
+            if not ok:
+                break
+        if ok and (cnt > best or (cnt == best and score > bestmask)):
+            best = cnt
+            bestmask = score
+            keep = mask
+    if best:
+        k = 0
+        for i in range(n):
+            for j in range(i + 1, n):
+                if keep >> k & 1:
+                    ft[two(v[i], v[j])] += 1
+                k += 1
+
+
+def _combos(ft, v, n, four, three, two):
+    # v[0..n-1] sorted lowest tiles of the chows (or pungs)
+    if n == 4:
+        f = four(v)
+        if f != _NONE:
+            ft[f] += 1
+            return
+        bestf = _NONE
+        bestx = _NONE
+        bestp = -1
+        for skip in range(4):
+            a = v[0] if skip else v[1]
+            b = v[1] if skip > 1 else v[2]
+            c = v[3] if skip < 3 else v[2]
+            f = three(a, b, c)
+            if f == _NONE:
+                continue
+            # the fourth set combines once with one of the three (套算一次)
+            o = v[skip]
+            x = _NONE
+            for y in (a, b, c):
+                g = two(min(o, y), max(o, y))
+                if g != _NONE and (x == _NONE or g == PURE_DOUBLE_CHOW):
+                    x = g
+            p = POINTS[f] * 2 + (1 if x != _NONE else 0)
+            if p > bestp:
+                bestp = p
+                bestf = f
+                bestx = x
+        if bestf != _NONE:
+            ft[bestf] += 1
+            if bestx != _NONE:
+                ft[bestx] += 1
+            return
+    elif n == 3:
+        f = three(v[0], v[1], v[2])
+        if f != _NONE:
+            ft[f] += 1
+            return
+    if n >= 2:
+        _pairs_forest(ft, v, n, two)
+
+
+def _chow4(v):
+    a, b, c, d = v[0], v[1], v[2], v[3]
+    if a // 9 == d // 9:
+        if a == d:
+            return QUADRUPLE_CHOW
+        s = b - a
+        if (s == 1 or s == 2) and c - b == s and d - c == s:
+            return FOUR_PURE_SHIFTED_CHOWS
+    return _NONE
+
+
+def _pung4(v):
+    a, d = v[0], v[3]
+    if d < 27 and a // 9 == d // 9 and d - a == 3:
+        return FOUR_PURE_SHIFTED_PUNGS
+    return _NONE
+
+
+def _sort4(v, n):
+    for i in range(1, n):
+        x = v[i]
+        j = i - 1
+        while j >= 0 and v[j] > x:
+            v[j + 1] = v[j]
+            j -= 1
+        v[j + 1] = x
+
+
+def _terminal_chows(ft, nchow, pair):
+    # 一色双龙会 / 三色双龙会: 123 and 789 chows twice and a pair of 5s
+    if nchow != 4 or pair >= 27 or pair % 9 != 4:
+        return False
+    lo = 0  # 2 bits a suit: how many 123 chows
+    hi = 0  # same for 789
+    for i in range(4):
+        r = _ch[i] % 9
+        sh2 = _ch[i] // 9 * 2
+        if r == 0:
+            lo += 1 << sh2
+        elif r == 6:
+            hi += 1 << sh2
+        else:
+            return False
+    if lo != hi:
+        return False
+    ps = pair // 9 * 2
+    if lo == 2 << ps:
+        ft[PURE_TERMINAL_CHOWS] = 1
+        return True
+    if lo & (3 << ps) == 0 and lo in (0b000101, 0b010001, 0b010100):
+        ft[THREE_SUITED_TERMINAL_CHOWS] = 1
+        return True
+    return False
+
+
+# ---- one decomposition ----
+
+def _eval(role):
+    """Fans of the decomposition in _kinds/_tiles/_open with the winning tile in set `role`
+    (4 = the pair, 5 = the knitted part) into _cur."""
+    ft = _cur
+    for f in range(NUM_FANS):
+        ft[f] = _base[f]
+    win = _g_win
+    self_drawn = _g_self
+    pair = _tiles[4]
+    nchow = 0
+    npung = 0
+    nknit = 0
+    cp = 0   # concealed pungs, concealed kongs included
+    mk = 0
+    ck = 0
+    wind_p = 0
+    drag_p = 0
+    yj = 0   # 幺九刻 candidates
+    outside = pair >= 27 or pair % 9 in (0, 8)
+    five = pair < 27 and pair % 9 == 4
+    even = pair < 27 and pair % 9 % 2 == 1
+    for i in range(4):
+        k = _kinds[i]
+        t = _tiles[i]
+        if k == _KNIT:
+            nknit += 1
+            outside = False
+            five = False
+            even = False
+            continue
+        if k == _CHOW:
+            _ch[nchow] = t
+            nchow += 1
+            r = t % 9
+            if r != 0 and r != 6:
+                outside = False
+            if r < 2 or r > 4:
+                five = False
+            even = False
+            continue
+        _pg[npung] = t
+        npung += 1
+        if k == _KONG:
+            if _open[i]:
+                mk += 1
+            else:
+                ck += 1
+                cp += 1
+        elif not _open[i] and not (i == role and not self_drawn):
+            cp += 1
+        if t >= 27:
+            five = False
+            even = False
+            if t >= 31:
+                drag_p += 1
+            else:
+                wind_p += 1
+                if t != _g_seat and t != _g_prev:
+                    yj += 1
+                if t == _g_seat:
+                    ft[SEAT_WIND] += 1
+                if t == _g_prev:
+                    ft[PREVALENT_WIND] += 1
+        else:
+            r = t % 9
+            if r == 0 or r == 8:
+                yj += 1
+            else:
+                outside = False
+            if r != 4:
+                five = False
+            if r % 2 == 0:
+                even = False
+
+    # winds and dragons (seed 000 §二.7: the pungs inside these fans are no 幺九刻)
+    if wind_p == 4:
+        ft[BIG_FOUR_WINDS] = 1
+    elif wind_p == 3:
+        if 27 <= pair <= 30:
+            ft[LITTLE_FOUR_WINDS] = 1
+        else:
+            ft[BIG_THREE_WINDS] = 1
+    if wind_p >= 3:
+        for i in range(npung):
+            t = _pg[i]
+            if 27 <= t <= 30 and t != _g_seat and t != _g_prev:
+                yj -= 1
+    if drag_p == 3:
+        ft[BIG_THREE_DRAGONS] = 1
+    elif drag_p == 2:
+        if pair >= 31:
+            ft[LITTLE_THREE_DRAGONS] = 1
+        else:
+            ft[TWO_DRAGON_PUNGS] = 1
+    elif drag_p == 1:
+        ft[DRAGON_PUNG] = 1
+    if ft[ALL_TERMINALS] or ft[ALL_HONORS] or ft[ALL_TERMINALS_AND_HONORS]:
+        yj = 0
+    if ft[NINE_GATES] and yj:
+        yj -= 1   # seed 000 §二.11
+    if yj > 0:
+        ft[PUNG_OF_TERMINALS] = yj
+
+    # kongs and concealed pungs: one fan of each family (seed 000 §二.4-5)
+    nk = mk + ck
+    if nk == 4:
+        ft[FOUR_KONGS] = 1
+    elif nk == 3:
+        ft[THREE_KONGS] = 1
+    elif nk == 2:
+        if ck == 2:
+            ft[TWO_CONCEALED_KONGS] = 1
+        elif ck == 1:
+            ft[CONCEALED_AND_MELDED_KONG] = 1
+        else:
+            ft[TWO_MELDED_KONGS] = 1
+    elif nk == 1:
+        ft[CONCEALED_KONG if ck else MELDED_KONG] = 1
+    if cp == 4:
+        ft[FOUR_CONCEALED_PUNGS] = 1
+    elif cp == 3:
+        ft[THREE_CONCEALED_PUNGS] = 1
+    elif cp == 2:
+        ft[TWO_CONCEALED_PUNGS] = 1
+
+    if npung == 4:
+        ft[ALL_PUNGS] = 1
+        if even:
+            ft[ALL_EVEN_PUNGS] = 1
+    if nchow + nknit == 4 and pair < 27:
+        ft[ALL_CHOWS] = 1   # seed 000 §二.9: also with a knitted straight
+    if outside and nknit == 0:
+        ft[OUTSIDE_HAND] = 1
+    if five and nknit == 0:
+        ft[ALL_FIVE] = 1
+
+    if nknit:
+        ft[KNITTED_STRAIGHT] = 1
+
+    # combinations of chows and of pungs
+    if not _terminal_chows(ft, nchow, pair):
+        _sort4(_ch, nchow)
+        _combos(ft, _ch, nchow, _chow4, _chow3, _chow2)
+    _sort4(_pg, npung)
+    _combos(ft, _pg, npung, _pung4, _pung3, _pung2)
+
+    # concealment
+    if _g_nopen == 0:
+        ft[FULLY_CONCEALED if self_drawn else CONCEALED_HAND] = 1
+    elif _g_nopen == 4 and not self_drawn:
+        ft[MELDED_HAND] = 1
+
+    # the wait (seed 000 §二.9-10)
+    if role == 4:
+        if win == pair and _unique_wait():
+            ft[SINGLE_WAIT] = 1
+    elif role < 4 and _kinds[role] == _CHOW:
+        t = _tiles[role]
+        if win == t + 1:
+            if _unique_wait():
+                ft[CLOSED_WAIT] = 1
+        elif (win == t + 2 and t % 9 == 0) or (win == t and t % 9 == 6):
+            if _unique_wait():
+                ft[EDGE_WAIT] = 1
+    if ft[MELDED_HAND]:
+        ft[SINGLE_WAIT] = 0
+
+    _exclude(ft)
+    tot = _total(ft)
+    if tot == 0:
+        ft[CHICKEN_HAND] = 1
+        tot = 8
+    return tot
+
+
+def _keep(tot):
+    global _g_best_total
+    if tot > _g_best_total:
+        _g_best_total = tot
+        for f in range(NUM_FANS):
+            _best[f] = _cur[f]
+
+
+def _on_split():
+    # every set of the hand (index >= nmelds) or the pair that holds the winning tile may be
+    # the one the winning tile completed
+    win = _g_win
+    for i in range(_g_nmelds, 5):
+        if i == 4:
+            if _tiles[4] == win:
+                _keep(_eval(4))
+            continue
+        k = _kinds[i]
+        t = _tiles[i]
+        if k == _KNIT:
+            continue
+        if (k == _CHOW and t <= win <= t + 2 and win < 27 and win // 9 == t // 9) or (k == _PUNG and t == win):
+            # the same set twice (two equal chows) scores the same: skip repeats
+            dup = False
+            for j in range(_g_nmelds, i):
+                if _kinds[j] == k and _tiles[j] == t:
+                    dup = True
+            if not dup:
+                _keep(_eval(i))
+
+
+def _on_knit_split():
+    win = _g_win
+    in_knit = False
+    for t in sh.KNITTED[_g_knit]:
+        if t == win:
+            in_knit = True
+    if in_knit:
+        _keep(_eval(5))
+    _on_split()
+
+
+_g_knit = 0
+
+
+def _tile_fans(ft, allc, melds, counts, win, flags):
+    # Fans fixed by which tiles the hand holds and by the win flags.
+    self_drawn, last_of_kind, last_tile, kong = flags
+    suits = 0
+    honours = 0
+    winds = 0
+    dragons = 0
+    term_or_hon = True
+    simples = True
+    terminals_only = True
+    green = True
+    rev = True
+    lo = 9
+    hi = 0
+    for t in range(34):
+        if not allc[t]:
+            continue
+        if t >= 27:
+            honours += 1
+            if t >= 31:
+                dragons += 1
+            else:
+                winds += 1
+            simples = False
+            terminals_only = False
+        else:
+            suits |= 1 << (t // 9)
+            r = t % 9 + 1
+            if r < lo:
+                lo = r
+            if r > hi:
+                hi = r
+            if r == 1 or r == 9:
+                simples = False
+            else:
+                term_or_hon = False
+                terminals_only = False
+        if not _SHAPE_BITS[t] & 1:
+            green = False
+        if not _SHAPE_BITS[t] & 2:
+            rev = False
+    nsuits = (suits & 1) + (suits >> 1 & 1) + (suits >> 2 & 1)
+    if green:
+        ft[ALL_GREEN] = 1
+    if nsuits == 0:
+        ft[ALL_HONORS] = 1
+    elif term_or_hon:
+        if honours:
+            ft[ALL_TERMINALS_AND_HONORS] = 1
+        elif terminals_only:
+            ft[ALL_TERMINALS] = 1
+    if nsuits == 1:
+        ft[FULL_FLUSH if honours == 0 else HALF_FLUSH] = 1
+    elif nsuits == 2:
+        ft[ONE_VOIDED_SUIT] = 1
+    elif nsuits == 3 and winds and dragons:
+        ft[ALL_TYPES] = 1
+    if honours == 0:
+        ft[NO_HONORS] = 1
+        if lo >= 7:
+            ft[UPPER_TILES] = 1
+        elif lo >= 6:
+            ft[UPPER_FOUR] = 1
+        if hi <= 3:
+            ft[LOWER_TILES] = 1
+        elif hi <= 4:
+            ft[LOWER_FOUR] = 1
+        if lo >= 4 and hi <= 6:
+            ft[MIDDLE_TILES] = 1
+    if simples:
+        ft[ALL_SIMPLES] = 1
+    if rev:
+        ft[REVERSIBLE_TILES] = 1
+    # 四归一: four of a tile that are not a kong
+    hog = 0
+    for t in range(34):
+        if allc[t] == 4:
+            hog += 1
+    for i in range(0, len(melds), 3):
+        if melds[i] == _KONG:
+            hog -= 1
+    if hog:
+        ft[TILE_HOG] = hog
+    # 九莲宝灯: the 13 tiles before the winning one are 1112345678999 of one suit
+    if not melds and win < 27:
+        b = win // 9 * 9
+        counts[win] -= 1
+        nine = True
+        for r in range(9):
+            if counts[b + r] != (3 if r == 0 or r == 8 else 1):
+                nine = False
+                break
+        counts[win] += 1
+        if nine:
+            ft[NINE_GATES] = 1
+    if self_drawn:
+        ft[SELF_DRAWN] = 1
+    if last_tile:
+        ft[LAST_TILE_DRAW if self_drawn else LAST_TILE_CLAIM] = 1
+    if kong:
+        ft[OUT_WITH_REPLACEMENT if self_drawn else ROBBING_THE_KONG] = 1
+    # 和绝张: declared, or the three other copies lie in the hand's own melds
+    inmelds = allc[win] - counts[win]
+    if (last_of_kind and counts[win] == 1) or inmelds == 3:
+        ft[LAST_TILE] = 1
+
+
+def check_flags(melds, counts, win, self_drawn, last_of_kind, kong):
+    """Refuse flags the tiles make impossible; returns an error message or None."""
+    held = 0
+    for i in range(0, len(melds), 3):
+        k = melds[i]
+        t = melds[i + 1]
+        if k == _CHOW:
+            if t <= win <= t + 2 and win // 9 == t // 9:
+                held += 1
+        elif t == win:
+            held += 4 if k == _KONG else 3
+    if kong and not self_drawn and (held or counts[win] > 1):
+        return "robbing a kong: the hand holds another copy of the winning tile"
+    if kong and self_drawn:
+        for i in range(0, len(melds), 3):
+            if melds[i] == _KONG:
+                break
+        else:
+            return "out on a replacement tile needs a kong in the hand"
+    if last_of_kind and counts[win] > 1 and held < 3:
+        return "last of its kind: the hand holds another copy of the winning tile"
+    return None
+
+
+def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=False, kong=False,
+          seat_wind=27, prevalent_wind=27):
+    """Best fans of a parsed hand (notation.parse). Returns (fans, total): fans is a bytearray
+    (one count per fan id, module buffer: copy to keep), total its points without flowers.
+    Returns (None, 0) when the tiles are no winning hand."""
+    global _g_win, _g_self, _g_nmelds, _g_nopen, _g_seat, _g_prev, _g_best_total, _g_unique
+    global _g_counts, _g_knit, _g_nm
+    nm = len(melds) // 3
+    allc = _work
+    nopen = 0
+    for t in range(34):
+        allc[t] = counts[t]
+    for i in range(nm):
+        k = melds[3 * i]
+        t = melds[3 * i + 1]
+        o = melds[3 * i + 2]
+        _kinds[i] = k
+        _tiles[i] = t
+        _open[i] = 0 if (k == _KONG and o == 0) else 1
+        nopen += _open[i]
+        if k == _CHOW:
+            allc[t] += 1
+            allc[t + 1] += 1
+            allc[t + 2] += 1
+        else:
+            allc[t] += 4 if k == _KONG else 3
+    for i in range(nm, 5):
+        _open[i] = 0
+    _g_win = win
+    _g_self = bool(self_drawn)
+    _g_nmelds = nm
+    _g_nopen = nopen
+    _g_seat = seat_wind
+    _g_prev = prevalent_wind
+    _g_best_total = -1
+    _g_unique = -1
+    _g_counts = counts
+    _g_nm = nm
+    for t in range(34):
+        _full[t] = counts[t]
+    for f in range(NUM_FANS):
+        _base[f] = 0
+        _best[f] = 0
+    _tile_fans(_base, allc, melds, counts, win, (self_drawn, last_of_kind, last_tile, kong))
+
+    sh.decompose(counts, nm, _kinds, _tiles, _on_split)
+
+    if nm <= 1:
+        k = sh.knitted_of(counts)
+        if k >= 0:
+            _g_knit = k
+            kt = sh.KNITTED[k]
+            for t in kt:
+                counts[t] -= 1
+            if nm == 1:
+                _kinds[3] = _kinds[0]
+                _tiles[3] = _tiles[0]
+                _open[3] = _open[0]
+                _open[0] = 0
+            for i in range(3):
+                _kinds[i] = _KNIT
+            _g_nmelds = 3 + nm
+            if nm == 0:
+                sh.decompose(counts, 3, _kinds, _tiles, _on_knit_split)
+            else:
+                _tiles[4] = 255
+                for t in range(34):
+                    if counts[t] == 2:
+                        _tiles[4] = t
+                if _tiles[4] != 255:
+                    _on_knit_split()
+            _g_nmelds = nm
+            for t in kt:
+                counts[t] += 1
+
+    if nm == 0:
+        if sh.seven_pairs(counts):
+            _special(SEVEN_PAIRS)
+        if sh.thirteen_orphans(counts):
+            _special(THIRTEEN_ORPHANS)
+        if sh.honours_knitted(counts):
+            _special(LESSER_HONORS_KNITTED)
+    if _g_best_total < 0:
+        return None, 0
+    return _best, _g_best_total
+
+
+def _special(shape):
+    ft = _cur
+    for f in range(NUM_FANS):
+        ft[f] = _base[f]
+    c = _full
+    if shape == SEVEN_PAIRS:
+        ft[SEVEN_PAIRS] = 1
+        for b in (0, 9, 18):
+            for s in range(3):
+                for r in range(7):
+                    if c[b + s + r] != 2:
+                        break
+                else:
+                    ft[SEVEN_SHIFTED_PAIRS] = 1
+        for f in range(NUM_FANS):
+            if ft[f] and not _PAIRS_MAY_ADD[f]:
+                ft[f] = 0
+    elif shape == THIRTEEN_ORPHANS:
+        ft[THIRTEEN_ORPHANS] = 1
+    else:
+        honours = 0
+        for t in range(27, 34):
+            honours += c[t]
+        ft[GREATER_HONORS_KNITTED if honours == 7 else LESSER_HONORS_KNITTED] = 1
+        if sh.knitted_of(c) >= 0:
+            ft[KNITTED_STRAIGHT] = 1
+    if not _g_self:
+        ft[CONCEALED_HAND] = 1
+    _exclude(ft)
+    # seed 000 §二.1: shapes that are concealed by nature add only 自摸 when self-drawn
+    tot = _total(ft)
+    if tot == 0:
+        ft[CHICKEN_HAND] = 1
+        tot = 8
+    _keep(tot)

@@ -1,0 +1,148 @@
+# Hand notation of RULES.md -> (melds, concealed counts, winning tile, flowers).
+#
+#   [345m3]258m1488s369p7s    claimed chow 345m (3rd tile claimed), concealed tiles, win 7s
+#   [EEE,2] or [EEE2]         pung of East from the opposite player
+#   [5555p]                   concealed kong (no digit); [5555p1] melded; [5555p5] promoted (5-7)
+#   abc                       flower letters anywhere outside brackets
+#
+# melds is a bytearray of 3 bytes per meld: kind, tile, offer. For a chow the tile is the lowest
+# one. offer: chow 1-3 = which tile was claimed; pung/kong 1-3 = supplier; kong 0 = concealed,
+# 5-7 = promoted from a pung of supplier offer-4.
+# Errors raise ValueError(code, message): the caller shows the message and changes nothing.
+from rules_min.tiles import HONOURS, SUITS, FLOWERS, name
+
+CHOW = 0
+PUNG = 1
+KONG = 2
+
+
+def _err(code, msg):
+    return ValueError(code, msg)
+
+
+def _tiles(s, i, end, out):
+    # Reads tiles of s[i:end] into the list out (digits share the following suit letter).
+    # Returns the index where it stopped: at a digit run with no suit letter after it, or end.
+    while i < end:
+        c = s[i]
+        h = HONOURS.find(c)
+        if h >= 0:
+            out.append(27 + h)
+            i += 1
+            continue
+        if "1" <= c <= "9":
+            j = i
+            while j < end and "1" <= s[j] <= "9":
+                j += 1
+            if j >= end or SUITS.find(s[j]) < 0:
+                return i  # a digit run with no suit: a supplier digit, or an error for the caller
+            base = SUITS.find(s[j]) * 9
+            for k in range(i, j):
+                out.append(base + ord(s[k]) - 49)
+            i = j + 1
+            continue
+        return i
+    return i
+
+
+def _meld(s, i, end, melds, seen):
+    # s[i:end] is the inside of one bracket pair
+    tiles = []
+    j = _tiles(s, i, end, tiles)
+    offer = -1
+    if j < end:
+        k = j + 1 if s[j] == "," else j
+        if k == end - 1 and "0" <= s[k] <= "9":
+            offer = ord(s[k]) - 48
+        else:
+            raise _err("bad_meld", "cannot read meld [%s]" % s[i:end])
+    n = len(tiles)
+    if n < 3 or n > 4:
+        raise _err("bad_meld", "a meld has 3 or 4 tiles: [%s]" % s[i:end])
+    t = tiles[0]
+    if tiles[1] == t and tiles[2] == t and (n == 3 or tiles[3] == t):
+        kind = PUNG if n == 3 else KONG
+        if kind == PUNG:
+            if offer == -1:
+                offer = 1
+            elif offer < 1 or offer > 3:
+                raise _err("bad_meld", "pung supplier must be 1-3: [%s]" % s[i:end])
+        else:
+            if offer == -1:
+                offer = 0
+            elif not (0 <= offer <= 3 or 5 <= offer <= 7):
+                raise _err("bad_meld", "kong supplier must be 1-3 or 5-7: [%s]" % s[i:end])
+    else:
+        if n != 3:
+            raise _err("bad_meld", "four tiles that are not a kong: [%s]" % s[i:end])
+        tiles.sort()
+        t = tiles[0]
+        if t >= 27 or tiles[1] != t + 1 or tiles[2] != t + 2 or t % 9 > 6:
+            raise _err("bad_meld", "not a chow or pung: [%s]" % s[i:end])
+        kind = CHOW
+        if offer == -1:
+            offer = 1
+        elif offer < 1 or offer > 3:
+            raise _err("bad_meld", "claimed chow tile must be 1-3: [%s]" % s[i:end])
+    for x in tiles:
+        seen[x] += 1
+    melds.append(kind)
+    melds.append(t)
+    melds.append(offer)
+
+
+def parse(s):
+    """Parse a hand string. Returns (melds, counts, win, flowers): melds bytearray (3 bytes a meld),
+    counts bytearray(34) of the concealed tiles including the winning tile, win the last tile."""
+    if not isinstance(s, str):
+        raise _err("bad_hand", "hand must be a string")
+    melds = bytearray()
+    counts = bytearray(34)
+    seen = bytearray(34)  # every tile of the hand, kongs as four
+    flowers = 0
+    conc = []
+    i = 0
+    end = len(s)
+    if end > 80:
+        raise _err("bad_hand", "hand string too long")
+    while i < end:
+        c = s[i]
+        if c == " ":
+            i += 1
+        elif c == "[":
+            if conc:
+                raise _err("bad_meld", "melds must come before the concealed tiles")
+            j = s.find("]", i)
+            if j < 0:
+                raise _err("bad_meld", "unclosed bracket")
+            if len(melds) >= 12:
+                raise _err("tile_count", "more than four melds")
+            _meld(s, i + 1, j, melds, seen)
+            i = j + 1
+        elif FLOWERS.find(c) >= 0:
+            bit = 1 << FLOWERS.find(c)
+            if flowers & bit:
+                raise _err("bad_flower", "flower %s given twice" % c)
+            flowers |= bit
+            i += 1
+        else:
+            j = _tiles(s, i, end, conc)
+            if j == i:
+                if "0" <= c <= "9":
+                    raise _err("bad_char", "digits without a suit letter at %d" % i)
+                raise _err("bad_char", "unknown character %r at %d" % (c, i))
+            i = j
+    n = len(conc) + len(melds)  # each meld counts three tiles; len(melds) is 3 bytes a meld
+    if n != 14:
+        raise _err("tile_count", "a winning hand has 14 tiles (kongs count 3), got %d" % n)
+    for x in conc:
+        counts[x] += 1
+        seen[x] += 1
+    for x in range(34):
+        if seen[x] > 4:
+            raise _err("fifth_tile", "%s appears %d times" % (name(x), seen[x]))
+    nf = 0
+    while flowers:
+        nf += flowers & 1
+        flowers >>= 1
+    return melds, counts, conc[-1], nf
