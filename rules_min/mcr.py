@@ -62,6 +62,7 @@ _open = bytearray(5)   # set i was claimed (melded); concealed kongs and hand se
 _base = bytearray(NUM_FANS)  # fans that do not depend on the decomposition
 _cur = bytearray(NUM_FANS)
 _best = bytearray(NUM_FANS)
+_alt = bytearray(NUM_FANS)   # a tied split that the tie rule may still prefer
 _work = bytearray(34)
 _full = bytearray(34)  # the concealed tiles, untouched while decompositions are searched
 _ch = bytearray(4)
@@ -76,6 +77,9 @@ _g_nopen = 0
 _g_seat = 27
 _g_prev = 27
 _g_best_total = -1
+_g_best_key = 0
+_g_alt_key = -1
+_g_pairs_tie = False
 _g_unique = -1   # -1 unknown, 0 several waits, 1 the winning tile is the only wait
 _g_counts = None
 _g_nm = 0        # melds of the hand (_g_nmelds is larger while a knitted straight is scored)
@@ -196,86 +200,66 @@ def _pung3(a, b, c):
     return _NONE
 
 
-def _pairs_forest(ft, v, n, two):
-    # No fan of three or four sets: count two-set fans. Each set may join others, but the chosen
-    # pairs may not close a loop (套算一次: an uncombined set combines once with a combined one)
-    # and one set may not make the same fan twice (不得相同). All two-set fans are 1 point, so
-    # the most pairs wins; ties prefer 一般高 (it is not interchangeable with the others).
-    best = 0
-    bestmask = 0
-    npairs = n * (n - 1) // 2
-    for mask in range(1, 1 << npairs):
-        cnt = 0
-        score = 0
-        comp = 0x3210  # union-find by 4-bit labels
-        used = 0       # per set, bitmask of fans used: bit 0 一般高, 1 喜相逢, 2 连六, 3 老少副, 4 双同刻
-        ok = True
-        k = 0
-        for i in range(n):
-            for j in range(i + 1, n):
-                if mask >> k & 1:
-                    f = two(v[i], v[j])
-                    if f == _NONE:
-                        ok = False
-                        break
-                    li = comp >> (4 * i) & 15
-                    lj = comp >> (4 * j) & 15
-                    if li == lj:
-                        ok = False
-                        break
-                    for x in range(n):
-                        if comp >> (4 * x) & 15 == lj:
-                            comp = (comp & ~(15 << (4 * x))) | (li << (4 * x))
-                    bit = 1 << (f - PURE_DOUBLE_CHOW if f != DOUBLE_PUNG else 4)
-                    if used >> (5 * i) & bit or used >> (5 * j) & bit:
-                        ok = False
-                        break
-                    used |= (bit << (5 * i)) | (bit << (5 * j))
-                    cnt += 1
-                    score += 2 if f == PURE_DOUBLE_CHOW else 1
-                k += 1
-            if not ok:
+def _two_set_fans(ft, v, n, two, limit):
+    # No fan of three or four sets: every pair of sets may score a two-set fan, but 套算一次
+    # (seed 001 §三.5) allows at most `limit` of them; the surplus is cut from the most repeated
+    # label first, 老少副 before 连六 before 喜相逢 before 一般高 (不得相同, §三.3).
+    cnt = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            f = two(v[i], v[j])
+            if f != _NONE:
+                ft[f] += 1
+                cnt += 1
+    keep = 1
+    while cnt > limit and keep >= 0:
+        f = TWO_TERMINAL_CHOWS
+        while cnt > limit and f >= PURE_DOUBLE_CHOW:
+            while ft[f] > keep and cnt > limit:
+                ft[f] -= 1
+                cnt -= 1
+            f -= 1
+        keep -= 1
+
+
+def _isolated(v, n, two):
+    # sets that make a two-set fan with none of the others
+    iso = 0
+    for i in range(n):
+        for j in range(n):
+            if i != j and two(min(v[i], v[j]), max(v[i], v[j])) != _NONE:
                 break
-        if ok and (cnt > best or (cnt == best and score > bestmask)):
-            best = cnt
-            bestmask = score
-            keep = mask
-    if best:
-        k = 0
-        for i in range(n):
-            for j in range(i + 1, n):
-                if keep >> k & 1:
-                    ft[two(v[i], v[j])] += 1
-                k += 1
+        else:
+            iso += 1
+    return iso
 
 
-def _combos(ft, v, n, four, three, two):
-    # v[0..n-1] sorted lowest tiles of the chows (or pungs)
+def _combos(ft, v, n, four, three, two, chows):
+    # v[0..n-1]: sorted lowest tiles of the chows (or pungs)
     if n == 4:
         f = four(v)
         if f != _NONE:
             ft[f] += 1
             return
+        # a fan of three sets; the fourth set then combines once more (套算一次)
         bestf = _NONE
         bestx = _NONE
         bestp = -1
-        for skip in range(4):
+        for skip in (3, 2, 1, 0):
             a = v[0] if skip else v[1]
             b = v[1] if skip > 1 else v[2]
             c = v[3] if skip < 3 else v[2]
             f = three(a, b, c)
             if f == _NONE:
                 continue
-            # the fourth set combines once with one of the three (套算一次)
             o = v[skip]
             x = _NONE
             for y in (a, b, c):
                 g = two(min(o, y), max(o, y))
-                if g != _NONE and (x == _NONE or g == PURE_DOUBLE_CHOW):
-                    x = g
-            p = POINTS[f] * 2 + (1 if x != _NONE else 0)
-            if p > bestp:
-                bestp = p
+                if g != _NONE and (x == _NONE or g < x):
+                    x = g   # lowest id first: 一般高, 喜相逢, 连六, 老少副
+            if POINTS[f] > bestp:
+                bestp = POINTS[f]
                 bestf = f
                 bestx = x
         if bestf != _NONE:
@@ -283,13 +267,19 @@ def _combos(ft, v, n, four, three, two):
             if bestx != _NONE:
                 ft[bestx] += 1
             return
+        if chows:
+            limit = 3 - _isolated(v, 4, two)
+            if limit > 0:
+                _two_set_fans(ft, v, 4, two, limit)
+            return
     elif n == 3:
         f = three(v[0], v[1], v[2])
         if f != _NONE:
             ft[f] += 1
             return
     if n >= 2:
-        _pairs_forest(ft, v, n, two)
+        # pungs: every pair counts (two 双同刻 at most); chows: at most n - 1
+        _two_set_fans(ft, v, n, two, n - 1 if chows else 6)
 
 
 def _chow4(v):
@@ -349,15 +339,23 @@ def _terminal_chows(ft, nchow, pair):
 
 # ---- one decomposition ----
 
-def _eval(role):
-    """Fans of the decomposition in _kinds/_tiles/_open with the winning tile in set `role`
-    (4 = the pair, 5 = the knitted part) into _cur."""
+def _eval():
+    """Fans of the decomposition in _kinds/_tiles/_open (sets 0..3, pair in _tiles[4]) into
+    _cur; returns the total."""
     ft = _cur
     for f in range(NUM_FANS):
         ft[f] = _base[f]
     win = _g_win
     self_drawn = _g_self
     pair = _tiles[4]
+    first = _g_nmelds
+    # A discarded winning tile that fits no concealed chow completed a pung: that pung counts
+    # as claimed (seed 001 §三 明杠 note: a pung finished by a discard is not concealed).
+    in_chow = False
+    for i in range(first, 4):
+        t = _tiles[i]
+        if _kinds[i] == _CHOW and t <= win <= t + 2 and win // 9 == t // 9:
+            in_chow = True
     nchow = 0
     npung = 0
     nknit = 0
@@ -397,7 +395,7 @@ def _eval(role):
             else:
                 ck += 1
                 cp += 1
-        elif not _open[i] and not (i == role and not self_drawn):
+        elif not _open[i] and not (i >= first and t == win and not self_drawn and not in_chow):
             cp += 1
         if t >= 27:
             five = False
@@ -491,9 +489,9 @@ def _eval(role):
     # combinations of chows and of pungs
     if not _terminal_chows(ft, nchow, pair):
         _sort4(_ch, nchow)
-        _combos(ft, _ch, nchow, _chow4, _chow3, _chow2)
+        _combos(ft, _ch, nchow, _chow4, _chow3, _chow2, True)
     _sort4(_pg, npung)
-    _combos(ft, _pg, npung, _pung4, _pung3, _pung2)
+    _combos(ft, _pg, npung, _pung4, _pung3, _pung2, False)
 
     # concealment
     if _g_nopen == 0:
@@ -501,18 +499,24 @@ def _eval(role):
     elif _g_nopen == 4 and not self_drawn:
         ft[MELDED_HAND] = 1
 
-    # the wait (seed 000 §二.9-10)
-    if role == 4:
-        if win == pair and _unique_wait():
+    # the wait (seed 000 §二.9-10): only for a unique wait; one of the three, edge first
+    if not ft[FOUR_KONGS] and _unique_wait():
+        pos = 0
+        for i in range(first, 4):
+            t = _tiles[i]
+            if _kinds[i] == _CHOW and win // 9 == t // 9:
+                if win == t + 1:
+                    pos |= 2
+                elif win == t or win == t + 2:
+                    pos |= 1
+        if pair == win:
+            pos |= 4
+        if pos & 1:
+            ft[EDGE_WAIT] = 1
+        elif pos & 2:
+            ft[CLOSED_WAIT] = 1
+        elif pos & 4:
             ft[SINGLE_WAIT] = 1
-    elif role < 4 and _kinds[role] == _CHOW:
-        t = _tiles[role]
-        if win == t + 1:
-            if _unique_wait():
-                ft[CLOSED_WAIT] = 1
-        elif (win == t + 2 and t % 9 == 0) or (win == t and t % 9 == 6):
-            if _unique_wait():
-                ft[EDGE_WAIT] = 1
     if ft[MELDED_HAND]:
         ft[SINGLE_WAIT] = 0
 
@@ -524,49 +528,46 @@ def _eval(role):
     return tot
 
 
+def _key():
+    # Order in which the reference calculator meets this split: its concealed sets sorted,
+    # a pung before a chow of the same tile, compared as a number.
+    k = 0
+    for i in range(_g_nmelds, 4):
+        k = k * 68 + _tiles[i] * 2 + (_kinds[i] == _CHOW)
+    return k
+
+
 def _keep(tot):
-    global _g_best_total
+    # 就高不就低 (seed 001 §三.4) picks the highest total. Equal totals are left open by the
+    # seeds, so they go as in the reference calculator: the first split in its order (_key),
+    # unless a later one has 一色三同顺 or 三同刻, or seven pairs tied: then the last such one.
+    global _g_best_total, _g_best_key, _g_alt_key
+    key = _key()
+    cond = _cur[PURE_TRIPLE_CHOW] or _cur[TRIPLE_PUNG] or _g_pairs_tie
     if tot > _g_best_total:
         _g_best_total = tot
-        for f in range(NUM_FANS):
-            _best[f] = _cur[f]
+        _g_best_key = key
+        _copy(_best, _cur)
+        _g_alt_key = key if cond else -1
+        if cond:
+            _copy(_alt, _cur)
+        return
+    if tot == _g_best_total:
+        if key < _g_best_key:
+            _g_best_key = key
+            _copy(_best, _cur)
+        if cond and key > _g_alt_key:
+            _g_alt_key = key
+            _copy(_alt, _cur)
+
+
+def _copy(dst, src):
+    for f in range(NUM_FANS):
+        dst[f] = src[f]
 
 
 def _on_split():
-    # every set of the hand (index >= nmelds) or the pair that holds the winning tile may be
-    # the one the winning tile completed
-    win = _g_win
-    for i in range(_g_nmelds, 5):
-        if i == 4:
-            if _tiles[4] == win:
-                _keep(_eval(4))
-            continue
-        k = _kinds[i]
-        t = _tiles[i]
-        if k == _KNIT:
-            continue
-        if (k == _CHOW and t <= win <= t + 2 and win < 27 and win // 9 == t // 9) or (k == _PUNG and t == win):
-            # the same set twice (two equal chows) scores the same: skip repeats
-            dup = False
-            for j in range(_g_nmelds, i):
-                if _kinds[j] == k and _tiles[j] == t:
-                    dup = True
-            if not dup:
-                _keep(_eval(i))
-
-
-def _on_knit_split():
-    win = _g_win
-    in_knit = False
-    for t in sh.KNITTED[_g_knit]:
-        if t == win:
-            in_knit = True
-    if in_knit:
-        _keep(_eval(5))
-    _on_split()
-
-
-_g_knit = 0
+    _keep(_eval())
 
 
 def _tile_fans(ft, allc, melds, counts, win, flags):
@@ -706,7 +707,7 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
     (one count per fan id, module buffer: copy to keep), total its points without flowers.
     Returns (None, 0) when the tiles are no winning hand."""
     global _g_win, _g_self, _g_nmelds, _g_nopen, _g_seat, _g_prev, _g_best_total, _g_unique
-    global _g_counts, _g_knit, _g_nm
+    global _g_counts, _g_nm, _g_alt_key, _g_best_key, _g_pairs_tie
     nm = len(melds) // 3
     allc = _work
     nopen = 0
@@ -745,16 +746,32 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
         _best[f] = 0
     _tile_fans(_base, allc, melds, counts, win, (self_drawn, last_of_kind, last_tile, kong))
 
+    _g_alt_key = -1
+    _g_best_key = 0
+    _g_pairs_tie = False
+    special = -1  # total of seven pairs, which a regular split beats on a tie
+    if nm == 0:
+        if sh.seven_pairs(counts):
+            special = _special(SEVEN_PAIRS)
+            if _best[SEVEN_SHIFTED_PAIRS]:
+                return _best, special
+            _g_pairs_tie = True
+            _g_best_key = 0x3FFFFFFF  # any regular split that ties comes later and wins
+        elif sh.thirteen_orphans(counts):
+            return _best, _special(THIRTEEN_ORPHANS)
+        elif sh.honours_knitted(counts):
+            return _best, _special(LESSER_HONORS_KNITTED)
+    _g_best_total = special
+
     sh.decompose(counts, nm, _kinds, _tiles, _on_split)
 
     if nm <= 1:
         k = sh.knitted_of(counts)
         if k >= 0:
-            _g_knit = k
             kt = sh.KNITTED[k]
             for t in kt:
                 counts[t] -= 1
-            if nm == 1:
+            if nm == 1:  # the claimed set goes after the knitted straight
                 _kinds[3] = _kinds[0]
                 _tiles[3] = _tiles[0]
                 _open[3] = _open[0]
@@ -762,33 +779,22 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
             for i in range(3):
                 _kinds[i] = _KNIT
             _g_nmelds = 3 + nm
-            if nm == 0:
-                sh.decompose(counts, 3, _kinds, _tiles, _on_knit_split)
-            else:
-                _tiles[4] = 255
-                for t in range(34):
-                    if counts[t] == 2:
-                        _tiles[4] = t
-                if _tiles[4] != 255:
-                    _on_knit_split()
+            sh.decompose(counts, 3 + nm, _kinds, _tiles, _on_split)
             _g_nmelds = nm
             for t in kt:
                 counts[t] += 1
 
-    if nm == 0:
-        if sh.seven_pairs(counts):
-            _special(SEVEN_PAIRS)
-        if sh.thirteen_orphans(counts):
-            _special(THIRTEEN_ORPHANS)
-        if sh.honours_knitted(counts):
-            _special(LESSER_HONORS_KNITTED)
     if _g_best_total < 0:
         return None, 0
+    if _g_alt_key > _g_best_key:
+        return _alt, _g_best_total
     return _best, _g_best_total
 
 
 def _special(shape):
-    ft = _cur
+    # Seven pairs, thirteen orphans, honours and knitted: fans of the shape, the tiles and the
+    # win flags only (seed 000 §二.1-2). Written straight to _best.
+    ft = _best
     for f in range(NUM_FANS):
         ft[f] = _base[f]
     c = _full
@@ -813,12 +819,9 @@ def _special(shape):
         ft[GREATER_HONORS_KNITTED if honours == 7 else LESSER_HONORS_KNITTED] = 1
         if sh.knitted_of(c) >= 0:
             ft[KNITTED_STRAIGHT] = 1
-    if not _g_self:
-        ft[CONCEALED_HAND] = 1
     _exclude(ft)
-    # seed 000 §二.1: shapes that are concealed by nature add only 自摸 when self-drawn
     tot = _total(ft)
     if tot == 0:
         ft[CHICKEN_HAND] = 1
         tot = 8
-    _keep(tot)
+    return tot
