@@ -68,6 +68,7 @@ _full = bytearray(34)  # the concealed tiles, untouched while decompositions are
 _ch = bytearray(4)
 _pg = bytearray(4)
 _mark = bytearray(NUM_FANS)
+_ZERO = bytes(NUM_FANS)
 
 # Per-hand facts the decomposition callback reads (module globals: no closure allocation).
 _g_win = 0
@@ -106,22 +107,43 @@ def _exclude(ft):
 
 def _unique_wait():
     # Seed 000 §二.10: edge/closed/single count only when the hand formally waits on one tile,
-    # tiles of which all four are in sight included.
+    # tiles of which all four are in sight included. A tile with no tile of the hand at most two
+    # ranks away can only complete a special shape, and those need many different tiles.
     global _g_unique
     if _g_unique < 0:
         c = _full
-        c[_g_win] -= 1
-        n = 0
+        win = _g_win
+        nm = _g_nm
+        c[win] -= 1
+        kinds = 0
+        suited = 0
         for t in range(34):
-            if t != _g_win and c[t] < 5:
-                c[t] += 1
-                ok = sh.is_win(c, _g_nm)
-                c[t] -= 1
-                if ok:
-                    n = 1
-                    break
-        c[_g_win] += 1
-        _g_unique = 0 if n else 1
+            if c[t]:
+                kinds += 1
+                if t < 27:
+                    suited += 1
+        special = nm <= 1 and (kinds >= 11 or suited >= 8)
+        other = False
+        for t in range(34):
+            if t == win or c[t] >= 5:
+                continue
+            near = c[t] > 0
+            if not near and t < 27:
+                r = t % 9
+                near = ((r > 0 and c[t - 1]) or (r > 1 and c[t - 2])
+                        or (r < 8 and c[t + 1]) or (r < 7 and c[t + 2]))
+            if not (near or special):
+                continue
+            c[t] += 1
+            if near:
+                other = sh.regular(c, 4 - nm) or (nm == 0 and sh.seven_pairs(c))
+            if not other and special:
+                other = sh.special_win(c, nm)
+            c[t] -= 1
+            if other:
+                break
+        c[win] += 1
+        _g_unique = 0 if other else 1
     return _g_unique
 
 
@@ -343,8 +365,7 @@ def _eval():
     """Fans of the decomposition in _kinds/_tiles/_open (sets 0..3, pair in _tiles[4]) into
     _cur; returns the total."""
     ft = _cur
-    for f in range(NUM_FANS):
-        ft[f] = _base[f]
+    ft[:] = _base
     win = _g_win
     self_drawn = _g_self
     pair = _tiles[4]
@@ -500,22 +521,22 @@ def _eval():
         ft[MELDED_HAND] = 1
 
     # the wait (seed 000 §二.9-10): only for a unique wait; one of the three, edge first
-    if not ft[FOUR_KONGS] and _unique_wait():
-        pos = 0
-        for i in range(first, 4):
-            t = _tiles[i]
-            if _kinds[i] == _CHOW and win // 9 == t // 9:
-                if win == t + 1:
-                    pos |= 2
-                elif win == t or win == t + 2:
-                    pos |= 1
-        if pair == win:
-            pos |= 4
+    pos = 0
+    for i in range(first, 4):
+        t = _tiles[i]
+        if _kinds[i] == _CHOW and win // 9 == t // 9:
+            if win == t + 1:
+                pos |= 2
+            elif win == t or win == t + 2:
+                pos |= 1
+    if pair == win:
+        pos |= 4
+    if pos and not ft[FOUR_KONGS] and _unique_wait():
         if pos & 1:
             ft[EDGE_WAIT] = 1
         elif pos & 2:
             ft[CLOSED_WAIT] = 1
-        elif pos & 4:
+        else:
             ft[SINGLE_WAIT] = 1
     if ft[MELDED_HAND]:
         ft[SINGLE_WAIT] = 0
@@ -562,8 +583,7 @@ def _keep(tot):
 
 
 def _copy(dst, src):
-    for f in range(NUM_FANS):
-        dst[f] = src[f]
+    dst[:] = src
 
 
 def _on_split():
@@ -711,8 +731,7 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
     nm = len(melds) // 3
     allc = _work
     nopen = 0
-    for t in range(34):
-        allc[t] = counts[t]
+    allc[:] = counts
     for i in range(nm):
         k = melds[3 * i]
         t = melds[3 * i + 1]
@@ -739,11 +758,9 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
     _g_unique = -1
     _g_counts = counts
     _g_nm = nm
-    for t in range(34):
-        _full[t] = counts[t]
-    for f in range(NUM_FANS):
-        _base[f] = 0
-        _best[f] = 0
+    _full[:] = counts
+    _base[:] = _ZERO
+    _best[:] = _ZERO
     _tile_fans(_base, allc, melds, counts, win, (self_drawn, last_of_kind, last_tile, kong))
 
     _g_alt_key = -1

@@ -27,6 +27,11 @@ KNITTED = (
     b"\x12\x15\x18\x0a\x0d\x10\x02\x05\x08",  # p147 s258 m369
 )
 ORPHANS = b"\x00\x08\x09\x11\x12\x1a\x1b\x1c\x1d\x1e\x1f\x20\x21"
+# KNIT_MASK[t]: bit k set when suited tile t belongs to KNITTED[k]
+KNIT_MASK = bytearray(27)
+for _k in range(6):
+    for _t in KNITTED[_k]:
+        KNIT_MASK[_t] |= 1 << _k
 
 
 def _sets(c, i, t, nopung, kinds, tiles, cb):
@@ -141,17 +146,13 @@ def knitted_of(c):
 
 def honours_knitted(c):
     # 全不靠: 14 different tiles, honours plus tiles of one knitted straight
+    mask = 0x3F
     for t in range(34):
         if c[t] > 1:
             return False
-    for k in range(6):
-        kt = KNITTED[k]
-        for t in range(27):
-            if c[t] and kt.find(bytes((t,))) < 0:
-                break
-        else:
-            return True
-    return False
+        if c[t] and t < 27:
+            mask &= KNIT_MASK[t]
+    return mask != 0
 
 
 def knitted_straight(c, nmelds):
@@ -165,6 +166,13 @@ def knitted_straight(c, nmelds):
     for t in kt:
         c[t] += 1
     return ok
+
+
+def special_win(c, nmelds):
+    # the shapes that can use a tile with no neighbour in the hand
+    if nmelds == 0 and (thirteen_orphans(c) or honours_knitted(c)):
+        return True
+    return nmelds <= 1 and knitted_straight(c, nmelds)
 
 
 def is_win(c, nmelds):
