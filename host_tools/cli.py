@@ -13,6 +13,10 @@ def build_parser():
     p = sub.add_parser("score", help="score hands: one JSON request per stdin line, one JSON reply per stdout line")
     p.add_argument("--rules", choices=RULE_SETS, default="mcr", help="rule set (default: mcr)")
     p.set_defaults(run=lambda args: score.main(args.rules))
+
+    p = sub.add_parser("settle", help="settle whole hands: one JSON hand (events) per stdin line, one reply per line")
+    p.add_argument("--rules", choices=RULE_SETS, default="mcr", help="rule set (default: mcr)")
+    p.set_defaults(run=lambda args: score.main(args.rules, "settle"))
     return parser
 
 

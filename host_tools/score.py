@@ -1,4 +1,4 @@
-"""Line protocol scorer for the host: the same requests and replies as the device's stdio loop.
+"""Line protocol scorer and settler for the host: the same requests and replies as the device's stdio loop.
 
 Each input line gets exactly one reply line, so a caller can pair them by position even when
 a request is malformed; that is why nothing here may end the loop early.
@@ -30,9 +30,12 @@ def serve(lines, out, handle, rules):
         out.flush()  # the caller may wait for each reply before sending the next request
 
 
-def main(rules):
-    # Imported here so the CLI still starts (and shows help) while the rules core is incomplete.
-    from rules_min.request import handle_line
+def main(rules, command="score"):
+    # Imported here so the CLI still starts (and shows help) without loading the rules core.
+    if command == "settle":
+        from rules_min.settle_request import handle_line
+    else:
+        from rules_min.request import handle_line
 
     # The protocol is UTF-8 whatever the locale; undecodable bytes become U+FFFD and get a parse error reply.
     sys.stdin.reconfigure(encoding="utf-8", errors="replace")

@@ -91,9 +91,10 @@ def _meld(s, i, end, melds, seen):
     melds.append(offer)
 
 
-def parse(s):
+def parse(s, size=14):
     """Parse a hand string. Returns (melds, counts, win, flowers): melds bytearray (3 bytes a meld),
-    counts bytearray(34) of the concealed tiles including the winning tile, win the last tile."""
+    counts bytearray(34) of the concealed tiles including the winning tile, win the last tile.
+    size=13 reads a hand waiting for its tile (end-of-wall checks); win is then just its last."""
     if not isinstance(s, str):
         raise _err("bad_hand", "hand must be a string")
     melds = bytearray()
@@ -133,8 +134,8 @@ def parse(s):
                 raise _err("bad_char", "unknown character %r at %d" % (c, i))
             i = j
     n = len(conc) + len(melds)  # each meld counts three tiles; len(melds) is 3 bytes a meld
-    if n != 14:
-        raise _err("tile_count", "a winning hand has 14 tiles (kongs count 3), got %d" % n)
+    if n != size:
+        raise _err("tile_count", "the hand needs %d tiles (kongs count 3), got %d" % (size, n))
     for x in conc:
         counts[x] += 1
         seen[x] += 1

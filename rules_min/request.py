@@ -2,8 +2,7 @@
 # `python -m host_tools score` and the device (firmware/score_stdio.py), so it stays MicroPython
 # code. Replies are written by hand rather than json.dumps: the key order is then the same on
 # both interpreters and no dict is built per reply.
-import json
-
+from rules_min import jsonout as J
 from rules_min import mcr
 from rules_min import mcr_table as T
 from rules_min.notation import parse
@@ -14,44 +13,8 @@ _WINDS = "ESWN"
 _FLAGS = ("self_drawn", "last_of_kind", "last_tile", "kong")
 
 
-def _q(s):
-    # JSON string literal; escapes only what JSON requires
-    for ch in s:
-        if ch == '"' or ch == "\\" or ord(ch) < 32:
-            break
-    else:
-        return '"' + s + '"'
-    out = '"'
-    for ch in s:
-        if ch == '"' or ch == "\\":
-            out += "\\" + ch
-        elif ord(ch) < 32:
-            out += "\\u%04x" % ord(ch)
-        else:
-            out += ch
-    return out + '"'
-
-
-def _id(rid):
-    if rid is None:
-        return "null"
-    if isinstance(rid, str):
-        return _q(rid)
-    if isinstance(rid, bool):
-        return "true" if rid else "false"
-    if isinstance(rid, int):
-        return str(rid)
-    try:
-        return json.dumps(rid)
-    except Exception:
-        return "null"
-
-
 def error(rid, code, message, shanten=None):
-    s = '{"id": ' + _id(rid) + ', "ok": false, "error": {"code": ' + _q(code) + ', "message": ' + _q(message) + "}"
-    if shanten is not None:
-        s += ', "shanten": %d' % shanten
-    return s + "}"
+    return J.error(rid, code, message, "" if shanten is None else ', "shanten": %d' % shanten)
 
 
 def _wind(req, key):
@@ -117,12 +80,12 @@ def _mcr(req):
     for f in T.ORDER:
         n = ft[f]
         if n:
-            out += ("" if first else ", ") + '{"name": ' + _q(T.name(f)) + ', "en": ' + _q(T.name(f, True))
+            out += ("" if first else ", ") + '{"name": ' + J.q(T.name(f)) + ', "en": ' + J.q(T.name(f, True))
             out += ', "points": %d, "count": %d}' % (T.POINTS[f], n)
             first = False
     if fl:
-        out += ("" if first else ", ") + '{"name": ' + _q(T.name(T.FLOWER_TILES)) + ', "en": '
-        out += _q(T.name(T.FLOWER_TILES, True)) + ', "points": 1, "count": %d}' % fl
+        out += ("" if first else ", ") + '{"name": ' + J.q(T.name(T.FLOWER_TILES)) + ', "en": '
+        out += J.q(T.name(T.FLOWER_TILES, True)) + ', "points": 1, "count": %d}' % fl
     out += '], "total": %d, "meets_minimum": %s' % (total + fl, "true" if total >= 8 else "false")
     if winner is not None and total >= 8:
         p = payments(total + fl, winner, discarder)
@@ -130,31 +93,118 @@ def _mcr(req):
     return out, None
 
 
+def _missing(req):
+    v = req.get("missing_suit")
+    if v is None:
+        return None
+    if not isinstance(v, str) or len(v) != 1 or "msp".find(v) < 0:
+        raise ValueError("bad_request", "missing_suit must be m, s or p")
+    return "msp".find(v)
+
+
+def _flags(req, keys):
+    out = []
+    for k in keys:
+        v = req.get(k, False)
+        if not isinstance(v, bool):
+            raise ValueError("bad_request", k + " must be true or false")
+        out.append(v)
+    return out
+
+
+def _fan(name, en, points, count, first):
+    return ("" if first else ", ") + '{"name": ' + J.q(name) + ', "en": ' + J.q(en) + \
+        ', "points": %d, "count": %d}' % (points, count)
+
+
+def _sichuan(req):
+    from rules_min import sichuan as S
+    hand = req.get("hand")
+    if not isinstance(hand, str):
+        raise ValueError("bad_request", "hand must be a string in the notation of RULES.md")
+    self_drawn, kong, last_tile = _flags(req, ("self_drawn", "kong", "last_tile"))
+    missing = _missing(req)
+    melds, counts, win, letters = parse(hand)
+    msg = "Sichuan is played without flowers" if letters else S.check_tiles(melds, counts, missing)
+    if msg:
+        raise ValueError("bad_tiles", msg)
+    f, total = S.score(melds, counts, win, self_drawn, kong, last_tile, req.get("gen") is True)
+    if f is None:
+        from rules_min.shanten import shanten
+        counts[win] -= 1
+        return None, shanten(counts, len(melds) // 3)
+    out = '"fans": ['
+    first = True
+    for i in range(S.NUM_FANS):
+        if f[i]:
+            out += _fan(S.name(i), S.name(i, True), S.POINTS[i], f[i], first)
+            first = False
+    return out + '], "total": %d, "value": %d' % (total, S.value(total)), None
+
+
+def _guangdong(req):
+    from rules_min import guangdong as G
+    from rules_min.tiles import parse_tile
+    hand = req.get("hand")
+    if not isinstance(hand, str):
+        raise ValueError("bad_request", "hand must be a string in the notation of RULES.md")
+    (self_drawn,) = _flags(req, ("self_drawn",))
+    dealer = _seat(req, "dealer")
+    winner = _seat(req, "winner")
+    horses = req.get("horses", [])
+    if not isinstance(horses, list) or len(horses) > 2:
+        raise ValueError("bad_request", "horses is a list of at most two tiles")
+    tiles = []
+    for h in horses:
+        t = parse_tile(h) if isinstance(h, str) else None
+        if t is None:
+            raise ValueError("bad_request", "unknown horse tile")
+        tiles.append(t)
+    if tiles and (dealer is None or winner is None):
+        raise ValueError("bad_request", "horses need dealer and winner")
+    melds, counts, win, letters = parse(hand)
+    msg = G.check_tiles(melds, letters)
+    if msg:
+        raise ValueError("bad_tiles", msg)
+    row = G.score(melds, counts, win)
+    if row < 0:
+        from rules_min.shanten import shanten
+        counts[win] -= 1
+        return None, shanten(counts, len(melds) // 3)
+    name, en, mult = G.HAND_TABLE[row]
+    if name == G.CHICKEN and not self_drawn:
+        raise ValueError("chicken_discard", "a chicken hand wins only by self-draw")
+    hits = G.horse_hits(tiles, winner, dealer) if tiles else 0
+    return ('"fans": [' + _fan(name, en, mult, 1, True) + '], "total": %d, "value": %d, "horse_hits": %d'
+            % (mult, G.BASE * mult, hits)), None
+
+
 def handle_line(line, rules="mcr"):
     """One request line -> one reply line (no newline). Never raises."""
     rid = None
     try:
-        if len(line) > MAX_LINE:
-            return error(None, "bad_request", "line longer than %d characters" % MAX_LINE)
-        try:
-            req = json.loads(line)
-        except Exception:
-            return error(None, "bad_json", "the line is not JSON")
-        if not isinstance(req, dict):
-            return error(None, "bad_request", "a request is a JSON object")
+        req, err = J.read(line, MAX_LINE)
+        if err:
+            return err
         rid = req.get("id")
-        if rules != "mcr":
+        if rules == "mcr":
+            fn = _mcr
+        elif rules == "sichuan":
+            fn = _sichuan
+        elif rules == "guangdong":
+            fn = _guangdong
+        else:
             return error(rid, "unsupported_rules", "rule set %s is not available" % rules)
         try:
-            body, shanten = _mcr(req)
+            body, shanten = fn(req)
         except ValueError as e:
             a = e.args
-            if len(a) == 2:
+            if len(a) >= 2:
                 return error(rid, a[0], a[1])
             return error(rid, "bad_request", str(e))
         if body is None:
             return error(rid, "not_win", "not a winning hand", shanten)
-        return '{"id": ' + _id(rid) + ', "ok": true, ' + body + "}"
+        return '{"id": ' + J.value(rid) + ', "ok": true, ' + body + "}"
     except MemoryError:
         return error(rid, "internal", "out of memory")
     except Exception as e:  # a bug must not kill the command: the reply names it

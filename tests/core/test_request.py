@@ -92,6 +92,6 @@ def test_id_is_echoed_whatever_its_type():
         assert rep["id"] == rid
 
 
-def test_other_rule_sets_are_refused_for_now():
-    rep = json.loads(handle_line('{"id": 1, "hand": "123m456s789p11pEEE"}', "sichuan"))
+def test_unknown_rule_set_is_refused():
+    rep = json.loads(handle_line('{"id": 1, "hand": "123m456s789p11pEEE"}', "riichi"))
     assert rep["error"]["code"] == "unsupported_rules"

@@ -1,0 +1,128 @@
+# Guangdong 推倒胡 hand scoring (seed 004, RULES.md "Guangdong"): 136 tiles, no chows claimed, no
+# flowers. The hand table is configuration: HAND_TABLE rows (Chinese name, English name,
+# multiplier of the base 2); the highest applying row counts, no stacking. 鸡和 applies when no
+# other row does and wins only by self-draw.
+from rules_min import mcr_shapes as sh
+
+BASE = 2
+
+# Each row: name, English name, multiplier. The names are the keys the scorer knows how to test.
+HAND_TABLE = (
+    ("鸡和", "Chicken Hand", 1),
+    ("平和", "All Chows", 1),
+    ("混一色", "Half Flush", 1),
+    ("碰碰和", "All Pungs", 2),
+    ("七对", "Seven Pairs", 2),
+    ("清一色", "Full Flush", 4),
+    ("幺九", "Terminals and Honours", 6),
+    ("字一色", "All Honours", 8),
+    ("十三幺", "Thirteen Orphans", 8),
+)
+CHICKEN = "鸡和"
+
+# Horses (买马): by the winner's place counted from the dealer, the ranks and wind that hit.
+_HORSE_RANKS = ((1, 5, 9), (2, 6), (3, 7), (4, 8))
+
+_kinds = bytearray(5)
+_tiles = bytearray(5)
+_shape = 0   # bit 0 some split is all chows, bit 1 all pungs, bit 2 any split
+_nm = 0
+
+
+def check_tiles(melds, flowers):
+    for i in range(0, len(melds), 3):
+        if melds[i] == 0:
+            return "no chows are claimed in Guangdong"
+    if flowers:
+        return "Guangdong is played without flowers"
+    return None
+
+
+def _on_split():
+    global _shape
+    chows = 0
+    for i in range(_nm, 4):
+        if _kinds[i] == 0:
+            chows += 1
+    _shape |= 4 | (1 if chows == 4 else 0) | (2 if chows == 0 else 0)
+
+
+def _applies(key, m, nm, counts, melds):
+    if key == "十三幺":
+        return nm == 0 and sh.thirteen_orphans(counts)
+    if key == "七对":
+        return nm == 0 and sh.seven_pairs(counts)
+    if key == "碰碰和":
+        return bool(_shape & 2)
+    if key == "平和":
+        return bool(_shape & 1) and nm == 0
+    suits = m & 7
+    honours = m & 8
+    if key == "字一色":
+        return suits == 0
+    if key == "清一色":
+        return suits in (1, 2, 4) and not honours
+    if key == "混一色":
+        return suits in (1, 2, 4) and bool(honours)
+    if key == "幺九":
+        return bool(m & 16) == False and bool(suits)   # every suited tile a 1 or 9
+    return False
+
+
+def score(melds, counts, win, table=HAND_TABLE):
+    """Index of the applying row of table, or -1 when the tiles are no win."""
+    global _shape, _nm
+    nm = len(melds) // 3
+    _nm = nm
+    _shape = 0
+    for i in range(nm):
+        _kinds[i] = melds[3 * i]
+        _tiles[i] = melds[3 * i + 1]
+    sh.decompose(counts, nm, _kinds, _tiles, _on_split)
+    special = nm == 0 and (sh.seven_pairs(counts) or sh.thirteen_orphans(counts))
+    if not _shape and not special:
+        return -1
+    # m: bits 0-2 suits held, bit 3 honours, bit 4 a suited tile that is not a 1 or 9
+    m = 0
+    for i in range(0, len(melds), 3):
+        t = melds[i + 1]
+        m |= _bits(t) | (_bits(t + 2) if melds[i] == 0 else 0)
+    for t in range(34):
+        if counts[t]:
+            m |= _bits(t)
+    best = -1
+    chicken = -1
+    for i in range(len(table)):
+        key = table[i][0]
+        if key == CHICKEN:
+            chicken = i
+        elif _applies(key, m, nm, counts, melds) and (best < 0 or table[i][2] > table[best][2]):
+            best = i
+    return best if best >= 0 else chicken
+
+
+def _bits(t):
+    if t >= 27:
+        return 8
+    b = 1 << (t // 9)
+    r = t % 9
+    return b | (0 if r == 0 or r == 8 else 16)
+
+
+def horse_hits(horses, winner, dealer):
+    """How many horse tiles hit for the winner's seat: dealer 1/5/9/E, dealer's right 2/6/S,
+    opposite 3/7/W, dealer's left 4/8/N; dragons never hit."""
+    place = (winner - dealer) % 4
+    hits = 0
+    for t in horses:
+        if t >= 27:
+            if t - 27 == place:
+                hits += 1
+        elif t % 9 + 1 in _HORSE_RANKS[place]:
+            hits += 1
+    return hits
+
+
+def horse_factor(hits, adding=False):
+    # Each hit doubles the win settlement; RULES.md's option: times (1 + hits) instead.
+    return 1 + hits if adding else 1 << hits

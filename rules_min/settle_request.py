@@ -1,0 +1,80 @@
+# The settle protocol: one hand's events per JSON line in, the settlement per line out.
+#   {"id": 1, "dealer": 0, "prevalent_wind": "E", "events": [...], "options": {...}}
+#   -> {"id": 1, "ok": true, "deltas": [..4..], "transfers": [{"from", "to", "points", "reason"}],
+#       "next_dealer": n or null, "flags": [...]}
+# A rule-breaking event makes the reply ok: false with the event's index in the error.
+from rules_min import jsonout as J
+from rules_min.settle import Hand
+
+MAX_LINE = 16384
+MAX_EVENTS = 200
+
+
+def _seat_json(s):
+    return "null" if s is None else str(s)
+
+
+def settle(req, rules):
+    dealer = req.get("dealer", 0)
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or dealer < 0 or dealer > 3:
+        raise ValueError("bad_request", "dealer must be a seat 0-3", None)
+    pw = req.get("prevalent_wind", "E")
+    if not isinstance(pw, str) or len(pw) != 1 or "ESWN".find(pw) < 0:
+        raise ValueError("bad_request", "prevalent_wind must be one of E, S, W, N", None)
+    options = req.get("options", {})
+    if not isinstance(options, dict):
+        raise ValueError("bad_request", "options must be an object", None)
+    events = req.get("events")
+    if not isinstance(events, list):
+        raise ValueError("bad_request", "events must be a list", None)
+    if len(events) > MAX_EVENTS:
+        raise ValueError("bad_request", "more than %d events" % MAX_EVENTS, None)
+    h = Hand(rules, dealer, pw, options)
+    for i in range(len(events)):
+        h.event(i, events[i])
+    h.finish()
+    return h
+
+
+def reply(rid, h):
+    d = h.deltas()
+    out = '{"id": ' + J.value(rid) + ', "ok": true, "deltas": [%d, %d, %d, %d], "transfers": [' % (
+        d[0], d[1], d[2], d[3])
+    first = True
+    for a, b, p, why in h.settled():
+        out += ("" if first else ", ") + '{"from": %s, "to": %s, "points": %d, "reason": %s}' % (
+            _seat_json(a), _seat_json(b), p, J.q(why))
+        first = False
+    out += '], "next_dealer": ' + _seat_json(h.next_dealer) + ', "flags": ['
+    first = True
+    for f in h.flags:
+        out += ("" if first else ", ") + '{"event": %d, "seat": %d, "kind": %s' % (f["event"], f["seat"], J.q(f["kind"]))
+        if "penalty" in f:
+            out += ', "penalty": ' + J.q(f["penalty"])
+        out += "}"
+        first = False
+    return out + "]}"
+
+
+def handle_line(line, rules="mcr"):
+    """One hand per line -> one reply line. Never raises."""
+    rid = None
+    try:
+        req, err = J.read(line, MAX_LINE)
+        if err:
+            return err
+        rid = req.get("id")
+        try:
+            h = settle(req, rules)
+        except ValueError as e:
+            a = e.args
+            if len(a) >= 3 and a[2] is not None:
+                return J.error(rid, a[0], a[1], "", ', "event": %d' % a[2])
+            if len(a) >= 2:
+                return J.error(rid, a[0], a[1])
+            return J.error(rid, "bad_request", str(e))
+        return reply(rid, h)
+    except MemoryError:
+        return J.error(rid, "internal", "out of memory")
+    except Exception as e:
+        return J.error(rid, "internal", "%s: %s" % (type(e).__name__, e))

@@ -1,0 +1,174 @@
+# Sichuan 血战到底 hand scoring (seed 003 §四, RULES.md "Sichuan"): 108 tiles, no honours, no
+# chows claimed, a winning hand holds at most two suits and none of its declared missing suit.
+# Fans: 平胡 1, 对对胡 2, 清一色 3, 七对 3, 龙七对 / 清七对 3 outright; +1 each for 自摸, 杠上开花,
+# 抢杠胡, 海底捞月; optional 根 +1 per set of four. Total capped at 3; value = 10 * 2^total.
+from rules_min import mcr_shapes as sh
+
+BASE = 10
+CAP = 3
+
+PING_HU = 0
+DUI_DUI = 1
+QING_YI_SE = 2
+QI_DUI = 3
+LONG_QI_DUI = 4
+QING_QI_DUI = 5
+ZI_MO = 6
+GANG_KAI = 7
+QIANG_GANG = 8
+HAI_DI = 9
+GEN = 10
+NUM_FANS = 11
+
+POINTS = b"\x01\x02\x03\x03\x03\x03\x01\x01\x01\x01\x01"
+CN = "平胡|对对胡|清一色|七对|龙七对|清七对|自摸|杠上开花|抢杠胡|海底捞月|根"
+EN = ("All Chows|All Pungs|Full Flush|Seven Pairs|Dragon Seven Pairs|Pure Seven Pairs|Self-Drawn|"
+      "Out on a Replacement Tile|Robbing the Kong|Last Tile Draw|Root")
+
+_fans = bytearray(NUM_FANS)
+_kinds = bytearray(5)
+_tiles = bytearray(5)
+_all = bytearray(34)
+_held = bytearray(34)
+_shape = 0  # best regular shape seen: bit 0 all chows, bit 1 all pungs, bit 2 any split
+_nm = 0
+
+
+def name(f, en=False):
+    s = EN if en else CN
+    start = 0
+    for _ in range(f):
+        start = s.find("|", start) + 1
+    end = s.find("|", start)
+    return s[start:] if end < 0 else s[start:end]
+
+
+def value(total):
+    return BASE << total
+
+
+def check_tiles(melds, counts, missing):
+    """Error message when the tiles break Sichuan's rules, else None. missing: 0-2 or None."""
+    for i in range(0, len(melds), 3):
+        if melds[i] == 0:
+            return "no chows are claimed in Sichuan"
+        if melds[i + 1] >= 27:
+            return "Sichuan uses 108 tiles: no honours"
+    for t in range(27, 34):
+        if counts[t]:
+            return "Sichuan uses 108 tiles: no honours"
+    if missing is not None:
+        for i in range(0, len(melds), 3):
+            if melds[i + 1] // 9 == missing:
+                return "the hand holds its missing suit"
+        for t in range(missing * 9, missing * 9 + 9):
+            if counts[t]:
+                return "the hand holds its missing suit"
+    return None
+
+
+def suits_of(melds, counts):
+    m = 0
+    for i in range(0, len(melds), 3):
+        m |= 1 << (melds[i + 1] // 9)
+    for t in range(27):
+        if counts[t]:
+            m |= 1 << (t // 9)
+    return m
+
+
+def _on_split():
+    global _shape
+    chows = 0
+    for i in range(_nm, 4):
+        if _kinds[i] == 0:
+            chows += 1
+    s = 4
+    if chows == 4:
+        s |= 1
+    elif chows == 0:
+        s |= 2
+    _shape |= s
+
+
+def score(melds, counts, win, self_drawn=False, kong=False, last_tile=False, gen=False):
+    """(fans, total) for a parsed Sichuan hand whose tiles passed check_tiles; fans is a module
+    buffer of counts per fan. (None, 0) if it is no win: not a win shape or three suits."""
+    global _shape, _nm
+    nm = len(melds) // 3
+    m = suits_of(melds, counts)
+    if m == 7:
+        return None, 0
+    f = _fans
+    for i in range(NUM_FANS):
+        f[i] = 0
+    _nm = nm
+    _shape = 0
+    for i in range(nm):
+        _kinds[i] = melds[3 * i]
+        _tiles[i] = melds[3 * i + 1]
+    sh.decompose(counts, nm, _kinds, _tiles, _on_split)
+    pairs = nm == 0 and sh.seven_pairs(counts)
+    if not _shape and not pairs:
+        return None, 0
+    one_suit = m in (1, 2, 4)
+    if pairs:
+        four = False
+        for t in range(27):
+            if counts[t] == 4:
+                four = True
+        if four:
+            f[LONG_QI_DUI] = 1
+        elif one_suit:
+            f[QING_QI_DUI] = 1
+        else:
+            f[QI_DUI] = 1
+    else:
+        if _shape & 2:
+            f[DUI_DUI] = 1
+        elif _shape & 1 and nm == 0:
+            f[PING_HU] = 1   # seed 003 §十一.1: all chows, no kong, no pung
+        if one_suit:
+            f[QING_YI_SE] = 1
+    if self_drawn:
+        f[ZI_MO] = 1
+        if kong:
+            f[GANG_KAI] = 1
+        if last_tile:
+            f[HAI_DI] = 1
+    elif kong:
+        f[QIANG_GANG] = 1
+    if gen:
+        a = _all
+        for t in range(34):
+            a[t] = counts[t]
+        for i in range(0, len(melds), 3):
+            a[melds[i + 1]] += 4 if melds[i] == 2 else 3
+        for t in range(27):
+            if a[t] == 4:
+                f[GEN] += 1
+    total = 0
+    for i in range(NUM_FANS):
+        total += POINTS[i] * f[i]
+    return f, min(total, CAP)
+
+
+def best_value(melds, counts13, missing):
+    """查大叫: the highest value over the tiles a 13-tile hand waits on, each scored as a discard
+    win with no bonus flags; 0 when the hand is not ready. A tile of which the hand holds all
+    four cannot come and is no wait."""
+    best = 0
+    held = _held
+    for t in range(34):
+        held[t] = counts13[t]
+    for i in range(0, len(melds), 3):
+        held[melds[i + 1]] += 4 if melds[i] == 2 else 3
+    for t in range(27):
+        if (missing is not None and t // 9 == missing) or held[t] >= 4:
+            continue
+        counts13[t] += 1
+        f, total = score(melds, counts13, t)
+        counts13[t] -= 1
+        if f is not None and value(total) > best:
+            best = value(total)
+    return best
