@@ -23,10 +23,6 @@ CHICKEN = "鸡和"
 # Horses (买马): by the winner's place counted from the dealer, the ranks and wind that hit.
 _HORSE_RANKS = ((1, 5, 9), (2, 6), (3, 7), (4, 8))
 
-_kinds = bytearray(5)
-_tiles = bytearray(5)
-_shape = 0   # bit 0 some split is all chows, bit 1 all pungs, bit 2 any split
-_nm = 0
 
 
 def check_tiles(melds, flowers):
@@ -38,24 +34,15 @@ def check_tiles(melds, flowers):
     return None
 
 
-def _on_split():
-    global _shape
-    chows = 0
-    for i in range(_nm, 4):
-        if _kinds[i] == 0:
-            chows += 1
-    _shape |= 4 | (1 if chows == 4 else 0) | (2 if chows == 0 else 0)
-
-
-def _applies(key, m, nm, counts, melds):
+def _applies(key, m, nm, counts, shape):
     if key == "十三幺":
         return nm == 0 and sh.thirteen_orphans(counts)
     if key == "七对":
         return nm == 0 and sh.seven_pairs(counts)
     if key == "碰碰和":
-        return bool(_shape & 2)
+        return bool(shape & 2)
     if key == "平和":
-        return bool(_shape & 1) and nm == 0
+        return bool(shape & 1)
     suits = m & 7
     honours = m & 8
     if key == "字一色":
@@ -65,22 +52,16 @@ def _applies(key, m, nm, counts, melds):
     if key == "混一色":
         return suits in (1, 2, 4) and bool(honours)
     if key == "幺九":
-        return bool(m & 16) == False and bool(suits)   # every suited tile a 1 or 9
+        return not m & 16 and bool(suits)   # every suited tile a 1 or 9
     return False
 
 
 def score(melds, counts, win, table=HAND_TABLE):
     """Index of the applying row of table, or -1 when the tiles are no win."""
-    global _shape, _nm
     nm = len(melds) // 3
-    _nm = nm
-    _shape = 0
-    for i in range(nm):
-        _kinds[i] = melds[3 * i]
-        _tiles[i] = melds[3 * i + 1]
-    sh.decompose(counts, nm, _kinds, _tiles, _on_split)
+    shape = sh.split_shapes(melds, counts)
     special = nm == 0 and (sh.seven_pairs(counts) or sh.thirteen_orphans(counts))
-    if not _shape and not special:
+    if not shape and not special:
         return -1
     # m: bits 0-2 suits held, bit 3 honours, bit 4 a suited tile that is not a 1 or 9
     m = 0
@@ -96,7 +77,7 @@ def score(melds, counts, win, table=HAND_TABLE):
         key = table[i][0]
         if key == CHICKEN:
             chicken = i
-        elif _applies(key, m, nm, counts, melds) and (best < 0 or table[i][2] > table[best][2]):
+        elif _applies(key, m, nm, counts, shape) and (best < 0 or table[i][2] > table[best][2]):
             best = i
     return best if best >= 0 else chicken
 

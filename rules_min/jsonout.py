@@ -53,3 +53,28 @@ def read(line, max_line):
     if not isinstance(req, dict):
         return None, error(None, "bad_request", "a request is a JSON object")
     return req, None
+
+
+def run(line, max_line, body):
+    """One protocol line -> one reply line, never raising. body(req) returns the reply text
+    after '"ok": true, ' or raises ValueError(code, message[, event index])."""
+    rid = None
+    try:
+        req, err = read(line, max_line)
+        if err:
+            return err
+        rid = req.get("id")
+        try:
+            text = body(req)
+        except ValueError as e:
+            a = e.args
+            if len(a) >= 3 and a[2] is not None:
+                return error(rid, a[0], a[1], "", ', "event": %d' % a[2])
+            if len(a) >= 2:
+                return error(rid, a[0], a[1], a[3] if len(a) > 3 else "")
+            return error(rid, "bad_request", str(e))
+        return '{"id": ' + value(rid) + ', "ok": true, ' + text + "}"
+    except MemoryError:
+        return error(rid, "internal", "out of memory")
+    except Exception as e:  # a bug must not end the session: the reply names it
+        return error(rid, "internal", "%s: %s" % (type(e).__name__, e))

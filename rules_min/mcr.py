@@ -164,12 +164,34 @@ def _chow2(a, b):
     return _NONE
 
 
-def _chow3(a, b, c):
-    # a <= b <= c
+def _mixed(a, b, c):
+    # three sets in three different suits: 1 same rank, 2 ranks in a row, 3 ranks 1-4-7 (as
+    # lowest tiles), 0 none of these; -1 when the suits are not all different
+    if a >= 27 or b >= 27 or c >= 27:
+        return -1
     sa = a // 9
     sb = b // 9
     sc = c // 9
-    if sa == sb == sc:
+    if sa == sb or sb == sc or sa == sc:
+        return -1
+    ra = a % 9
+    rb = b % 9
+    rc = c % 9
+    if ra == rb == rc:
+        return 1
+    lo = min(ra, rb, rc)
+    hi = max(ra, rb, rc)
+    mid = ra + rb + rc - lo - hi
+    if mid == lo + 1 and hi == lo + 2:
+        return 2
+    if lo == 0 and mid == 3 and hi == 6:
+        return 3
+    return 0
+
+
+def _chow3(a, b, c):
+    # a <= b <= c
+    if a // 9 == b // 9 == c // 9:
         if a == b == c:
             return PURE_TRIPLE_CHOW
         if b - a == c - b and (b - a == 1 or b - a == 2):
@@ -177,19 +199,13 @@ def _chow3(a, b, c):
         if b - a == 3 and c - b == 3:
             return PURE_STRAIGHT
         return _NONE
-    if sa != sb and sb != sc and sa != sc:
-        ra = a % 9
-        rb = b % 9
-        rc = c % 9
-        if ra == rb == rc:
-            return MIXED_TRIPLE_CHOW
-        lo = min(ra, rb, rc)
-        hi = max(ra, rb, rc)
-        mid = ra + rb + rc - lo - hi
-        if mid == lo + 1 and hi == lo + 2:
-            return MIXED_SHIFTED_CHOWS
-        if lo == 0 and mid == 3 and hi == 6:
-            return MIXED_STRAIGHT
+    m = _mixed(a, b, c)
+    if m == 1:
+        return MIXED_TRIPLE_CHOW
+    if m == 2:
+        return MIXED_SHIFTED_CHOWS
+    if m == 3:
+        return MIXED_STRAIGHT
     return _NONE
 
 
@@ -200,25 +216,13 @@ def _pung2(a, b):
 
 
 def _pung3(a, b, c):
-    if c >= 27:
-        return _NONE
-    sa = a // 9
-    sb = b // 9
-    sc = c // 9
-    if sa == sb == sc:
-        if b == a + 1 and c == b + 1:
-            return PURE_SHIFTED_PUNGS
-        return _NONE
-    if sa != sb and sb != sc and sa != sc:
-        ra = a % 9
-        rb = b % 9
-        rc = c % 9
-        if ra == rb == rc:
-            return TRIPLE_PUNG
-        lo = min(ra, rb, rc)
-        hi = max(ra, rb, rc)
-        if hi == lo + 2 and ra + rb + rc == 3 * lo + 3:
-            return MIXED_SHIFTED_PUNGS
+    if c < 27 and a // 9 == b // 9 == c // 9:
+        return PURE_SHIFTED_PUNGS if b == a + 1 and c == b + 1 else _NONE
+    m = _mixed(a, b, c)
+    if m == 1:
+        return TRIPLE_PUNG
+    if m == 2:
+        return MIXED_SHIFTED_PUNGS
     return _NONE
 
 

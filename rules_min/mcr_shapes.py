@@ -185,3 +185,31 @@ def is_win(c, nmelds):
     if nmelds <= 1:
         return knitted_straight(c, nmelds)
     return False
+
+
+_sk = bytearray(5)
+_st = bytearray(5)
+_first = 0
+_bits = 0
+
+
+def _note_split():
+    global _bits
+    chows = 0
+    for i in range(_first, 4):
+        if _sk[i] == CHOW:
+            chows += 1
+    _bits |= 4 | (1 if chows == 4 - _first and _first == 0 else 0) | (2 if chows == 0 else 0)
+
+
+def split_shapes(melds, c):
+    """Over every split of a hand into sets and a pair: bit 0 some split is four concealed chows,
+    bit 1 some split has no chow at all (melds are pungs or kongs), bit 2 there is a split."""
+    global _first, _bits
+    _first = len(melds) // 3
+    _bits = 0
+    for i in range(_first):
+        _sk[i] = melds[3 * i]
+        _st[i] = melds[3 * i + 1]
+    decompose(c, _first, _sk, _st, _note_split)
+    return _bits

@@ -1,6 +1,8 @@
 # Chinese Official fan table: ids, points, names, exclusions (不计).
 # Ids follow ../shared/testdata/mcr_fans.tsv (points descending, 明暗杠 last); a test checks the names.
 # The exclusion lists at the bottom are rules: each cites seed 001 §三 or seed 000 §二.
+from rules_min.tiles import nth
+
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -115,12 +117,7 @@ EN = (
 
 
 def name(fan, en=False):
-    s = EN if en else CN
-    start = 0
-    for _ in range(fan):
-        start = s.find("|", start) + 1
-    end = s.find("|", start)
-    return s[start:] if end < 0 else s[start:end]
+    return nth(EN if en else CN, fan)
 
 
 # Fans in the order exclusions are applied: higher points first.

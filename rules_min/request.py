@@ -13,10 +13,6 @@ _WINDS = "ESWN"
 _FLAGS = ("self_drawn", "last_of_kind", "last_tile", "kong")
 
 
-def error(rid, code, message, shanten=None):
-    return J.error(rid, code, message, "" if shanten is None else ', "shanten": %d' % shanten)
-
-
 def _wind(req, key):
     w = req.get(key, "E")
     if not isinstance(w, str) or len(w) != 1 or _WINDS.find(w) < 0:
@@ -179,33 +175,21 @@ def _guangdong(req):
             % (mult, G.BASE * mult, hits)), None
 
 
+def _dispatch(req, rules):
+    if rules == "mcr":
+        fn = _mcr
+    elif rules == "sichuan":
+        fn = _sichuan
+    elif rules == "guangdong":
+        fn = _guangdong
+    else:
+        raise ValueError("unsupported_rules", "rule set %s is not available" % rules)
+    body, shanten = fn(req)
+    if body is None:
+        raise ValueError("not_win", "not a winning hand", None, ', "shanten": %d' % shanten)
+    return body
+
+
 def handle_line(line, rules="mcr"):
     """One request line -> one reply line (no newline). Never raises."""
-    rid = None
-    try:
-        req, err = J.read(line, MAX_LINE)
-        if err:
-            return err
-        rid = req.get("id")
-        if rules == "mcr":
-            fn = _mcr
-        elif rules == "sichuan":
-            fn = _sichuan
-        elif rules == "guangdong":
-            fn = _guangdong
-        else:
-            return error(rid, "unsupported_rules", "rule set %s is not available" % rules)
-        try:
-            body, shanten = fn(req)
-        except ValueError as e:
-            a = e.args
-            if len(a) >= 2:
-                return error(rid, a[0], a[1])
-            return error(rid, "bad_request", str(e))
-        if body is None:
-            return error(rid, "not_win", "not a winning hand", shanten)
-        return '{"id": ' + J.value(rid) + ', "ok": true, ' + body + "}"
-    except MemoryError:
-        return error(rid, "internal", "out of memory")
-    except Exception as e:  # a bug must not kill the command: the reply names it
-        return error(rid, "internal", "%s: %s" % (type(e).__name__, e))
+    return J.run(line, MAX_LINE, lambda req: _dispatch(req, rules))

@@ -36,10 +36,9 @@ def settle(req, rules):
     return h
 
 
-def reply(rid, h):
+def reply(h):
     d = h.deltas()
-    out = '{"id": ' + J.value(rid) + ', "ok": true, "deltas": [%d, %d, %d, %d], "transfers": [' % (
-        d[0], d[1], d[2], d[3])
+    out = '"deltas": [%d, %d, %d, %d], "transfers": [' % (d[0], d[1], d[2], d[3])
     first = True
     for a, b, p, why in h.settled():
         out += ("" if first else ", ") + '{"from": %s, "to": %s, "points": %d, "reason": %s}' % (
@@ -53,28 +52,9 @@ def reply(rid, h):
             out += ', "penalty": ' + J.q(f["penalty"])
         out += "}"
         first = False
-    return out + "]}"
+    return out + "]"
 
 
 def handle_line(line, rules="mcr"):
     """One hand per line -> one reply line. Never raises."""
-    rid = None
-    try:
-        req, err = J.read(line, MAX_LINE)
-        if err:
-            return err
-        rid = req.get("id")
-        try:
-            h = settle(req, rules)
-        except ValueError as e:
-            a = e.args
-            if len(a) >= 3 and a[2] is not None:
-                return J.error(rid, a[0], a[1], "", ', "event": %d' % a[2])
-            if len(a) >= 2:
-                return J.error(rid, a[0], a[1])
-            return J.error(rid, "bad_request", str(e))
-        return reply(rid, h)
-    except MemoryError:
-        return J.error(rid, "internal", "out of memory")
-    except Exception as e:
-        return J.error(rid, "internal", "%s: %s" % (type(e).__name__, e))
+    return J.run(line, MAX_LINE, lambda req: reply(settle(req, rules)))

@@ -3,6 +3,7 @@
 # Fans: 平胡 1, 对对胡 2, 清一色 3, 七对 3, 龙七对 / 清七对 3 outright; +1 each for 自摸, 杠上开花,
 # 抢杠胡, 海底捞月; optional 根 +1 per set of four. Total capped at 3; value = 10 * 2^total.
 from rules_min import mcr_shapes as sh
+from rules_min.tiles import nth
 
 BASE = 10
 CAP = 3
@@ -26,21 +27,12 @@ EN = ("All Chows|All Pungs|Full Flush|Seven Pairs|Dragon Seven Pairs|Pure Seven 
       "Out on a Replacement Tile|Robbing the Kong|Last Tile Draw|Root")
 
 _fans = bytearray(NUM_FANS)
-_kinds = bytearray(5)
-_tiles = bytearray(5)
 _all = bytearray(34)
 _held = bytearray(34)
-_shape = 0  # best regular shape seen: bit 0 all chows, bit 1 all pungs, bit 2 any split
-_nm = 0
 
 
 def name(f, en=False):
-    s = EN if en else CN
-    start = 0
-    for _ in range(f):
-        start = s.find("|", start) + 1
-    end = s.find("|", start)
-    return s[start:] if end < 0 else s[start:end]
+    return nth(EN if en else CN, f)
 
 
 def value(total):
@@ -77,24 +69,24 @@ def suits_of(melds, counts):
     return m
 
 
-def _on_split():
-    global _shape
-    chows = 0
-    for i in range(_nm, 4):
-        if _kinds[i] == 0:
-            chows += 1
-    s = 4
-    if chows == 4:
-        s |= 1
-    elif chows == 0:
-        s |= 2
-    _shape |= s
+def held(melds, counts, out):
+    """Every tile of the hand, melds included (kongs as four), into out."""
+    for t in range(34):
+        out[t] = counts[t]
+    for i in range(0, len(melds), 3):
+        t = melds[i + 1]
+        if melds[i] == 0:
+            out[t + 1] += 1
+            out[t + 2] += 1
+            out[t] += 1
+        else:
+            out[t] += 4 if melds[i] == 2 else 3
+    return out
 
 
 def score(melds, counts, win, self_drawn=False, kong=False, last_tile=False, gen=False):
     """(fans, total) for a parsed Sichuan hand whose tiles passed check_tiles; fans is a module
     buffer of counts per fan. (None, 0) if it is no win: not a win shape or three suits."""
-    global _shape, _nm
     nm = len(melds) // 3
     m = suits_of(melds, counts)
     if m == 7:
@@ -102,14 +94,9 @@ def score(melds, counts, win, self_drawn=False, kong=False, last_tile=False, gen
     f = _fans
     for i in range(NUM_FANS):
         f[i] = 0
-    _nm = nm
-    _shape = 0
-    for i in range(nm):
-        _kinds[i] = melds[3 * i]
-        _tiles[i] = melds[3 * i + 1]
-    sh.decompose(counts, nm, _kinds, _tiles, _on_split)
+    shape = sh.split_shapes(melds, counts)
     pairs = nm == 0 and sh.seven_pairs(counts)
-    if not _shape and not pairs:
+    if not shape and not pairs:
         return None, 0
     one_suit = m in (1, 2, 4)
     if pairs:
@@ -124,9 +111,9 @@ def score(melds, counts, win, self_drawn=False, kong=False, last_tile=False, gen
         else:
             f[QI_DUI] = 1
     else:
-        if _shape & 2:
+        if shape & 2:
             f[DUI_DUI] = 1
-        elif _shape & 1 and nm == 0:
+        elif shape & 1:
             f[PING_HU] = 1   # seed 003 §十一.1: all chows, no kong, no pung
         if one_suit:
             f[QING_YI_SE] = 1
@@ -139,11 +126,7 @@ def score(melds, counts, win, self_drawn=False, kong=False, last_tile=False, gen
     elif kong:
         f[QIANG_GANG] = 1
     if gen:
-        a = _all
-        for t in range(34):
-            a[t] = counts[t]
-        for i in range(0, len(melds), 3):
-            a[melds[i + 1]] += 4 if melds[i] == 2 else 3
+        a = held(melds, counts, _all)
         for t in range(27):
             if a[t] == 4:
                 f[GEN] += 1
@@ -158,13 +141,9 @@ def best_value(melds, counts13, missing):
     win with no bonus flags; 0 when the hand is not ready. A tile of which the hand holds all
     four cannot come and is no wait."""
     best = 0
-    held = _held
-    for t in range(34):
-        held[t] = counts13[t]
-    for i in range(0, len(melds), 3):
-        held[melds[i + 1]] += 4 if melds[i] == 2 else 3
+    h = held(melds, counts13, _held)
     for t in range(27):
-        if (missing is not None and t // 9 == missing) or held[t] >= 4:
+        if (missing is not None and t // 9 == missing) or h[t] >= 4:
             continue
         counts13[t] += 1
         f, total = score(melds, counts13, t)

@@ -67,3 +67,12 @@ def parse_tile(s):
         if j >= 0:
             return j * 9 + ord(s[0]) - 49
     return None
+
+
+def nth(s, i):
+    """The i-th field of a "|"-separated string: name tables stay one string, not 82 objects."""
+    start = 0
+    for _ in range(i):
+        start = s.find("|", start) + 1
+    end = s.find("|", start)
+    return s[start:] if end < 0 else s[start:end]
