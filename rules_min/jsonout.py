@@ -78,3 +78,16 @@ def run(line, max_line, body):
         return error(rid, "internal", "out of memory")
     except Exception as e:  # a bug must not end the session: the reply names it
         return error(rid, "internal", "%s: %s" % (type(e).__name__, e))
+
+
+def dumps(v):
+    """Compact JSON with sorted keys: the same bytes on CPython and MicroPython (journal records
+    are signed, so their bytes must not depend on the interpreter)."""
+    if isinstance(v, dict):
+        keys = sorted(v)
+        return "{" + ",".join(q(k) + ":" + dumps(v[k]) for k in keys) + "}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ",".join(dumps(x) for x in v) + "]"
+    if isinstance(v, float):
+        raise ValueError("no floats in records")
+    return value(v)

@@ -1,0 +1,125 @@
+# One session at a table: who sits where, which hand, who deals, the wind, running totals and
+# the end (RULES.md "Table flow"). Pure logic: the app feeds it settled hands.
+#
+# Chairs 0-3 are the physical places, chair 0 East at the start. Seats in the rules core are
+# chairs; seat winds follow the dealer. chairs[c] is the player index (0-3 in the config's list)
+# sitting at chair c.
+
+RULE_SETS = ("mcr", "sichuan", "guangdong")
+_DEFAULT_HANDS = {"mcr": 16, "sichuan": 8, "guangdong": 12}
+_DEFAULT_MINUTES = {"mcr": 120, "sichuan": 60, "guangdong": 50}
+WINDS = "ESWN"
+
+
+def check_config(cfg):
+    """Refuse a config that cannot start a session; returns an error message or None."""
+    if not isinstance(cfg, dict):
+        return "the config is not an object"
+    if cfg.get("rules") not in RULE_SETS:
+        return "rules must be one of mcr, sichuan, guangdong"
+    players = cfg.get("players")
+    if not isinstance(players, list) or len(players) != 4:
+        return "four players are needed"
+    for p in players:
+        if not isinstance(p, str) or not p or len(p) > 24:
+            return "player ids are short strings"
+    if len(set(players)) != 4:
+        return "a player sits at two places"
+    for key in ("tournament", "session", "table"):
+        v = cfg.get(key)
+        if v is None or (isinstance(v, str) and not v) or isinstance(v, bool):
+            return "%s is missing" % key
+    fd = cfg.get("first_dealer", 0)
+    if not isinstance(fd, int) or isinstance(fd, bool) or not 0 <= fd <= 3:
+        return "first_dealer must be 0-3"
+    for key in ("hands", "minutes"):
+        v = cfg.get(key)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 1 or v > 400):
+            return "%s must be a positive number" % key
+    return None
+
+
+class Session:
+    def __init__(self, cfg, start_ms=0):
+        self.cfg = cfg
+        self.rules = cfg["rules"]
+        self.players = cfg["players"]
+        self.hands = cfg.get("hands") or _DEFAULT_HANDS[self.rules]
+        self.limit_ms = (cfg.get("minutes") or _DEFAULT_MINUTES[self.rules]) * 60000
+        self.start_ms = start_ms
+        self.hand = 1                 # the hand being played, 1-based
+        self.dealer = cfg.get("first_dealer", 0)
+        self.prevalent = 0            # index into WINDS
+        self.chairs = [0, 1, 2, 3]
+        self.totals = [0, 0, 0, 0]    # per player index
+        self.ended = None             # None, "hands" or "time"
+
+    # ---- who is where ----
+    def player_at(self, chair):
+        return self.players[self.chairs[chair]]
+
+    def seat_wind(self, chair):
+        return WINDS[(chair - self.dealer) % 4]
+
+    def seats(self):
+        """Player ids in chair order for the current hand."""
+        return [self.player_at(c) for c in range(4)]
+
+    # ---- time ----
+    def time_left_ms(self, now_ms):
+        return max(0, self.limit_ms - (now_ms - self.start_ms))
+
+    def timed_out(self, now_ms):
+        return self.time_left_ms(now_ms) == 0
+
+    # ---- after a hand ----
+    def apply(self, deltas):
+        for c in range(4):
+            self.totals[self.chairs[c]] += deltas[c]
+
+    def next_hand(self, next_dealer):
+        """Move on after a finished hand; next_dealer from the settlement (chairs)."""
+        if self.rules == "mcr":
+            k = self.hand            # hands done so far
+            if k % 4 == 0:
+                self._change_chairs(k // 4)
+                self.prevalent = (k // 4) % 4
+            self.dealer = (self.cfg.get("first_dealer", 0) + k) % 4
+        elif next_dealer is not None:
+            self.dealer = next_dealer
+        self.hand += 1
+        if self.hand > self.hands:
+            self.ended = "hands"
+
+    def _change_chairs(self, rounds_done):
+        # RULES.md / seed 000 换位: after East, E<->S and W<->N; after South, E->W, W->S, S->N,
+        # N->E; after West, E<->S and W<->N again
+        c = self.chairs
+        if rounds_done == 1 or rounds_done == 3:
+            self.chairs = [c[1], c[0], c[3], c[2]]
+        elif rounds_done == 2:
+            self.chairs = [c[3], c[2], c[0], c[1]]
+
+    def time_out(self):
+        # the hand in progress does not count (MCR); the session is over
+        self.ended = "time"
+
+    # ---- the end ----
+    def standard_scores(self):
+        """Standard scores by match score (seed 000: 4/2/1/0, tied places share), as tenths so
+        that 7/3 shows as 2.3; None for rule sets without them."""
+        if self.rules != "mcr":
+            return None
+        pts = (40, 20, 10, 0)
+        order = sorted(range(4), key=lambda p: -self.totals[p])
+        out = [0, 0, 0, 0]
+        i = 0
+        while i < 4:
+            j = i
+            while j + 1 < 4 and self.totals[order[j + 1]] == self.totals[order[i]]:
+                j += 1
+            share = sum(pts[i:j + 1]) // (j - i + 1)
+            for k in range(i, j + 1):
+                out[order[k]] = share
+            i = j + 1
+        return out
