@@ -20,7 +20,13 @@ ifneq ($(wildcard firmware/score_stdio.py),)
 MPY_FILES += $(MPY_DIR)/score_stdio.mpy
 endif
 
-.PHONY: venv test pytest mp-test mpy mp-score bench clean
+# The device application and the simulator's runner, for make mp-sim.
+FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/*.py firmware/drivers/*.py)) \
+	$(MPY_DIR)/simulator/runner.mpy $(MPY_DIR)/sim_main.mpy
+SCRIPT ?= simulator/scenarios/mcr_session.txt
+OUT ?= build/mp-sim
+
+.PHONY: venv test pytest mp-test mpy mp-score mp-sim sim-mpy bench clean
 
 venv: $(STAMP)
 
@@ -47,6 +53,27 @@ $(MPY_DIR)/rules_min/%.mpy: rules_min/%.py $(STAMP)
 $(MPY_DIR)/score_stdio.mpy: firmware/score_stdio.py $(STAMP)
 	@mkdir -p $(@D)
 	$(MPY_CROSS) -o $@ $<
+
+$(MPY_DIR)/firmware/%.mpy: firmware/%.py $(STAMP)
+	@mkdir -p $(@D)
+	$(MPY_CROSS) -o $@ $<
+
+$(MPY_DIR)/simulator/runner.mpy: simulator/runner.py $(STAMP)
+	@mkdir -p $(@D)
+	$(MPY_CROSS) -o $@ $<
+
+$(MPY_DIR)/sim_main.mpy: simulator/sim_main.py $(STAMP)
+	@mkdir -p $(@D)
+	$(MPY_CROSS) -o $@ $<
+
+sim-mpy: mpy $(FW_MPY)
+
+# A scenario on the MicroPython unix port from .mpy files, with a device-sized heap:
+#   make mp-sim SCRIPT=simulator/scenarios/mcr_session.txt HEAP=192K OUT=build/mp-sim
+mp-sim: sim-mpy
+	@rm -rf $(OUT) && mkdir -p $(OUT)
+	@cd $(MPY_DIR) && MICROPYPATH=$(CURDIR)/$(MPY_DIR) $(MICROPYTHON) -X heapsize=$(HEAP) -m sim_main $(abspath $(SCRIPT)) $(abspath $(OUT))
+	@echo "journal: $(OUT)/journal, screens: $(OUT)/screens.txt"
 
 # MicroPython searches the current directory before MICROPYPATH, so run from build/mpy:
 # from the repo root the rules_min/*.py sources would shadow the compiled modules.

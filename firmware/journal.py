@@ -1,0 +1,607 @@
+# Hand journal: append-only records on flash that survive power loss.
+#
+# Runs on MicroPython (littlefs through VfsLfs2, on the device) and on CPython (a plain directory,
+# for host-side tests). Only MicroPython built-ins: no os.path, no struct tuples in hot paths.
+#
+# Files in the journal directory:
+#   j0000.log, j0001.log, ...  segments, each at most `segment_size` bytes, records back to back;
+#                              a record that does not fit starts the next segment
+#   ack                        the host's acknowledged seq: <seq u32 LE><crc32 of those 4 bytes>
+#   ack.tmp, trunc.tmp         transient; one left by a power cut is removed at boot
+#
+# Record: <len u16 LE><seq u32 LE><crc u32 LE><payload: len bytes, opaque, <= max_payload>
+#   crc = binascii.crc32 (IEEE) over the 6 header bytes before it (len, seq), then the payload.
+#   seq is 1 for the first record ever and +1 per record, across segments, pruning and reboots
+#   (a fully pruned journal continues from the acked seq).
+#
+# Durability (MicroPython 1.2x VfsLfs2, read in extmod/vfs_lfsx_file.c and checked by the power-cut
+# sweep in tests/journal/powercut.py):
+#   * file.flush() is lfs_file_sync: the file's new size and data blocks go in with one metadata
+#     commit, atomic. Nothing written before it is visible after a power cut, so append()
+#     (write header, write payload, flush) returning == record committed; one cut short of it
+#     leaves the old file. close() syncs too. There is no os.sync / os.fsync to call.
+#   * Appending to a littlefs file copies its last block (copy-on-write): a record is never
+#     rewritten in place, earlier records stay valid until the commit that supersedes them.
+#   * os.rename onto an existing file in the same directory is lfs_rename: deleting the old
+#     file and renaming the new one is one commit. ack() writes ack.tmp, flushes, closes and
+#     renames it over ack, so ack is always the old or the new value; its CRC guards the rest.
+#   * On CPython flush() is followed by os.fsync, and a directory fsync after rename/create.
+#
+# Recovery (at construction): every segment is read in order and each record checked (length
+# <= max_payload, inside the file, seq = previous + 1, CRC).
+#   * Torn tail: a bad region at the end of the LAST segment, shorter than one maximal record,
+#     holding no intact record with the expected seq or the next. It can only be an append that
+#     never returned (POSIX; littlefs never shows one); it is cut off (dropped_tail = bytes).
+#     VfsLfs2 files have no truncate: the good prefix is copied to trunc.tmp, renamed over.
+#   * Anything else is damage to committed data: `corrupt` = (segment, offset, reason), nothing
+#     is cut or pruned at or after it, records() ends before it, append() and start_session()
+#     raise JournalCorrupt. The files stay as they are for the host to salvage.
+#   * An ack above the last record on flash is lowered to it (ack_error says so): appending
+#     past a gap would make the next boot report damage. A garbled ack reads as 0. Both only
+#     make pruning more careful.
+#
+# Space: prune() deletes whole segments, oldest first, whose every record is <= acked, never the
+# last one. can_start_session() estimates the flash a session needs, prunes if that helps, and
+# answers; start_session() raises JournalFull with what to do. A refused session drops nothing.
+import os
+
+try:
+    import binascii
+
+    _crc32 = binascii.crc32
+except (ImportError, AttributeError):  # ports built without MICROPY_PY_BINASCII_CRC32
+    _crc32 = None
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+HEADER = const(10)  # bytes of record header: len u16, seq u32, crc u32
+_ENOSPC = const(28)
+
+# CRC-32 (IEEE, reflected, poly 0xEDB88320), nibble at a time, split in 16-bit halves so every
+# intermediate stays a small int on 32-bit MicroPython (no heap allocation per byte).
+_TLO = (0x0000, 0x1064, 0x20C8, 0x30AC, 0x4190, 0x51F4, 0x6158, 0x713C,
+        0x8320, 0x9344, 0xA3E8, 0xB38C, 0xC2B0, 0xD2D4, 0xE278, 0xF21C)
+_THI = (0x0000, 0x1DB7, 0x3B6E, 0x26D9, 0x76DC, 0x6B6B, 0x4DB2, 0x5005,
+        0xEDB8, 0xF00F, 0xD6D6, 0xCB61, 0x9B64, 0x86D3, 0xA00A, 0xBDBD)
+
+
+def crc32_soft(data, crc=0):
+    """binascii.crc32-compatible CRC-32 in plain Python: the fallback for ports without it."""
+    lo = (crc & 0xFFFF) ^ 0xFFFF
+    hi = ((crc >> 16) & 0xFFFF) ^ 0xFFFF
+    tlo = _TLO
+    thi = _THI
+    for b in data:
+        lo ^= b
+        i = lo & 15
+        lo = ((lo >> 4) | ((hi & 15) << 12)) ^ tlo[i]
+        hi = (hi >> 4) ^ thi[i]
+        i = lo & 15
+        lo = ((lo >> 4) | ((hi & 15) << 12)) ^ tlo[i]
+        hi = (hi >> 4) ^ thi[i]
+    return ((hi ^ 0xFFFF) << 16) | (lo ^ 0xFFFF)
+
+
+if _crc32 is None:
+    _crc32 = crc32_soft
+
+_replace = getattr(os, "replace", os.rename)  # CPython: replace also overwrites on Windows
+_fsync = getattr(os, "fsync", None)  # CPython only; MicroPython's flush() is the sync
+
+
+class JournalError(Exception):
+    pass
+
+
+class JournalFull(JournalError):
+    """Not enough flash: no new session (or, rarely, an append failed with ENOSPC; not committed)."""
+
+
+class JournalCorrupt(JournalError):
+    """A damaged record that is not a torn tail: appends are refused, nothing is dropped."""
+
+
+def _le32(b, i):
+    return b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)
+
+
+def _seg_index(name):
+    # "j0012.log" -> 12; anything else -> -1
+    if len(name) < 6 or name[0] != "j" or not name.endswith(".log"):
+        return -1
+    digits = name[1:-4]
+    if not digits or not digits.isdigit():
+        return -1
+    return int(digits)
+
+
+def _sync_file(f):
+    f.flush()
+    if _fsync is not None:
+        _fsync(f.fileno())
+
+
+class Journal:
+    """The hand journal in directory `path` (created if missing). Recovers on construction.
+
+    Read-only attributes after construction:
+      last_seq      highest committed seq (0 for an empty journal); appends continue from it
+      acked         highest seq the host has acknowledged (0 if none, or if the ack file is bad)
+      first_seq     oldest seq still on flash, or None
+      corrupt       None, or (segment index, byte offset, reason) of the first bad record that is
+                    not a torn tail; then records() ends before it and append() raises
+      dropped_tail  bytes cut off the last segment at boot (a torn, never-returned append)
+      ack_error     None, or why the ack file was ignored
+    """
+
+    def __init__(self, path, segment_size=4096, max_payload=1024, reserve_blocks=4):
+        if max_payload < 1 or max_payload > 0xFFFF:
+            raise ValueError("max_payload must be 1..65535")
+        if segment_size < HEADER + max_payload:
+            raise ValueError("segment_size must hold one record of max_payload")
+        self.path = path
+        self.segment_size = segment_size
+        self.max_payload = max_payload
+        self.reserve_blocks = reserve_blocks
+        self._hdr = bytearray(HEADER)  # append's header
+        self._hdr6 = memoryview(self._hdr)[:6]
+        self._rhdr = bytearray(HEADER)  # records()'s header, so appends between yields are safe
+        self._rhdr6 = memoryview(self._rhdr)[:6]
+        self._ackbuf = bytearray(8)
+        # One record fits: recovery reads a whole suspect tail into it, records() a payload.
+        self._buf = bytearray(HEADER + max_payload)
+        self._mv = memoryview(self._buf)
+        self._f = None  # append handle of the last segment, opened lazily
+        self._segs = []  # [index, first seq or None] per segment, oldest first
+        self._tail = 0  # committed size of the last segment
+        self.last_seq = 0
+        self.acked = 0
+        self.corrupt = None
+        self.dropped_tail = 0
+        self.ack_error = None
+        try:
+            os.stat(path)
+        except OSError:
+            os.mkdir(path)
+        self._recover()
+
+    # ---------------------------------------------------------------- paths
+
+    def _seg_path(self, idx):
+        return "%s/j%04d.log" % (self.path, idx)
+
+    def _sync_dir(self):
+        # A rename or a new file is durable on POSIX only once the directory is synced;
+        # littlefs commits both at once, and MicroPython has no os.fsync.
+        if _fsync is not None and hasattr(os, "O_RDONLY"):
+            try:
+                fd = os.open(self.path, os.O_RDONLY)
+            except OSError:
+                return
+            try:
+                _fsync(fd)
+            except OSError:
+                pass
+            os.close(fd)
+
+    def _remove_quiet(self, name):
+        try:
+            os.remove(self.path + "/" + name)
+        except OSError:
+            pass
+
+    # ---------------------------------------------------------------- recovery
+
+    def _recover(self):
+        self._remove_quiet("ack.tmp")  # rename never happened: ack still holds the old value
+        self._remove_quiet("trunc.tmp")  # rename never happened: the segment is untouched
+        self.acked = self._read_ack()
+        idxs = []
+        for name in os.listdir(self.path):
+            i = _seg_index(name)
+            if i >= 0:
+                idxs.append(i)
+        idxs.sort()
+        expect = 0  # next seq expected; 0 = anything (first record of the journal)
+        last_rec = 0  # seq of the last good record, 0 if there is none
+        n = len(idxs)
+        for k in range(n):
+            idx = idxs[k]
+            p = self._seg_path(idx)
+            size = os.stat(p)[6]
+            seg = [idx, None]
+            self._segs.append(seg)
+            end, expect, why = self._scan(p, size, expect, seg)
+            if seg[1] is not None:
+                last_rec = expect - 1
+            if why is None:
+                self._tail = size
+                continue
+            if k == n - 1 and self._is_torn_tail(p, end, size, expect):
+                self._truncate(p, end)
+                self.dropped_tail = size - end
+                self._tail = end
+                break
+            self.corrupt = (idx, end, why)
+            self._tail = end
+            break
+        if self.corrupt is not None:
+            self.last_seq = last_rec  # records() stops at the damage; appends are refused
+        elif last_rec:
+            if self.acked > last_rec:
+                # Prune keeps the last record on flash, so this ack is not from this journal.
+                # Trust the records: a lower ack only means the host gets some hands again.
+                self.ack_error = "ack %d beyond the last record %d" % (self.acked, last_rec)
+                self.acked = last_rec
+            self.last_seq = last_rec
+        else:
+            self.last_seq = self.acked  # everything acked and pruned: the sequence goes on
+
+    def _scan(self, p, size, expect, seg, off=0):
+        """Verify the records of one segment from byte `off`. Returns (end of the last good
+        record, next expected seq, None or the reason the first bad record is bad)."""
+        h = self._rhdr
+        mv = self._mv
+        f = open(p, "rb")
+        try:
+            if off:
+                f.seek(off)
+            while off < size:
+                if size - off < HEADER:
+                    return off, expect, "short header"
+                if f.readinto(h) != HEADER:
+                    return off, expect, "short header"
+                ln = h[0] | (h[1] << 8)
+                seq = _le32(h, 2)
+                if ln > self.max_payload:
+                    return off, expect, "bad length"
+                if off + HEADER + ln > size:
+                    return off, expect, "short payload"
+                if (expect and seq != expect) or seq == 0:
+                    return off, expect, "seq %d, expected %d" % (seq, expect)
+                m = mv[:ln]
+                if f.readinto(m) != ln:
+                    return off, expect, "short payload"
+                if _crc32(m, _crc32(self._rhdr6)) != _le32(h, 6):
+                    return off, expect, "bad crc"
+                if seg[1] is None:
+                    seg[1] = seq
+                expect = seq + 1
+                off += HEADER + ln
+        finally:
+            f.close()
+        return off, expect, None
+
+    def _is_torn_tail(self, p, end, size, expect):
+        """A bad region at the end of the last segment is a torn append (one record that never
+        returned) only if it is shorter than one maximal record and holds no valid record with
+        the expected seq or the one after it. Anything else is damage to committed data."""
+        region = size - end
+        if region > HEADER + self.max_payload:
+            return False
+        mv = self._mv
+        f = open(p, "rb")
+        try:
+            f.seek(end)
+            got = f.readinto(mv[:region])
+        finally:
+            f.close()
+        if got != region:
+            return False
+        b = self._buf
+        for i in range(region - HEADER + 1):
+            seq = _le32(b, i + 2)
+            if seq != expect and seq != expect + 1 and expect:
+                continue
+            ln = b[i] | (b[i + 1] << 8)
+            if ln > self.max_payload or i + HEADER + ln > region:
+                continue
+            c = _crc32(mv[i + HEADER : i + HEADER + ln], _crc32(mv[i : i + 6]))
+            if c == _le32(b, i + 6):
+                return False
+        return True
+
+    def _truncate(self, p, size):
+        if hasattr(os, "truncate"):  # CPython: in place
+            os.truncate(p, size)
+            if _fsync is not None:
+                f = open(p, "rb")
+                try:
+                    _fsync(f.fileno())
+                finally:
+                    f.close()
+            return
+        # MicroPython has no truncate: copy the good prefix to trunc.tmp and rename it over the
+        # segment. The records are copied byte for byte; the rename is one littlefs commit, so
+        # a power cut leaves either the old (torn) or the new (trimmed) segment.
+        tmp = self.path + "/trunc.tmp"
+        mv = self._mv
+        src = open(p, "rb")
+        try:
+            dst = open(tmp, "wb")
+            try:
+                left = size
+                while left:
+                    k = left if left < len(mv) else len(mv)
+                    if src.readinto(mv[:k]) != k:
+                        raise JournalError("segment shrank while truncating")
+                    dst.write(mv[:k])
+                    left -= k
+                _sync_file(dst)
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        _replace(tmp, p)
+        self._sync_dir()
+
+    # ---------------------------------------------------------------- ack
+
+    def _read_ack(self):
+        b = self._ackbuf
+        try:
+            f = open(self.path + "/ack", "rb")
+        except OSError:
+            return 0
+        try:
+            got = f.readinto(b)
+            extra = f.read(1)
+        finally:
+            f.close()
+        if got != 8 or extra:
+            self.ack_error = "ack file has the wrong size"
+            return 0
+        if _crc32(memoryview(b)[:4]) != _le32(b, 4):
+            self.ack_error = "ack file fails its crc"
+            return 0
+        return _le32(b, 0)
+
+    def ack(self, seq):
+        """Record that the host has stored every record up to `seq`. Durable when it returns.
+        Returns False (and writes nothing) if `seq` is not above the current ack."""
+        if seq > self.last_seq:
+            raise ValueError("ack %d beyond last seq %d" % (seq, self.last_seq))
+        if seq <= self.acked:
+            return False
+        b = self._ackbuf
+        for i in range(4):
+            b[i] = (seq >> (8 * i)) & 0xFF
+        c = _crc32(memoryview(b)[:4])
+        for i in range(4):
+            b[4 + i] = (c >> (8 * i)) & 0xFF
+        tmp = self.path + "/ack.tmp"
+        f = open(tmp, "wb")
+        try:
+            f.write(b)
+            _sync_file(f)
+        finally:
+            f.close()
+        _replace(tmp, self.path + "/ack")
+        self._sync_dir()
+        self.acked = seq
+        return True
+
+    # ---------------------------------------------------------------- append
+
+    def append(self, payload):
+        """Commit one record; returns its seq. When it returns the record survives power loss.
+        Raises JournalFull if the flash ran out (the record is then not in the journal). If it
+        raises anything, `last_seq` says whether the record got in: an interrupted append can
+        have committed it whole, never in part."""
+        if self.corrupt is not None:
+            raise JournalCorrupt("journal damaged at segment %d offset %d: %s" % self.corrupt)
+        n = len(payload)
+        if n > self.max_payload:
+            raise ValueError("payload of %d bytes over max_payload %d" % (n, self.max_payload))
+        if not self._segs:
+            self._segs.append([0, None])
+        seq = self.last_seq + 1
+        h = self._hdr
+        h[0] = n & 0xFF
+        h[1] = n >> 8
+        for i in range(4):
+            h[2 + i] = (seq >> (8 * i)) & 0xFF
+        c = _crc32(payload, _crc32(self._hdr6))
+        for i in range(4):
+            h[6 + i] = (c >> (8 * i)) & 0xFF
+        try:
+            if self._tail > 0 and self._tail + HEADER + n > self.segment_size:
+                self._rotate()
+            f = self._f
+            if f is None:
+                f = self._f = open(self._seg_path(self._segs[-1][0]), "ab")
+            f.write(h)
+            f.write(payload)
+            _sync_file(f)
+        except BaseException as e:  # KeyboardInterrupt too: it can land between the writes
+            self._resync_tail()
+            if isinstance(e, OSError) and e.args and e.args[0] == _ENOSPC and self.last_seq < seq:
+                raise JournalFull("flash full: record %d not journalled" % seq)
+            raise
+        self._tail += HEADER + n
+        self.last_seq = seq
+        seg = self._segs[-1]
+        if seg[1] is None:
+            seg[1] = seq
+        return seq
+
+    def _rotate(self):
+        self._close_writer()
+        self._segs.append([self._segs[-1][0] + 1, None])
+        self._tail = 0
+        self._f = open(self._seg_path(self._segs[-1][0]), "ab")
+        self._sync_dir()
+
+    def _resync_tail(self):
+        # append() failed part way. Closing the handle may still commit what it wrote (littlefs
+        # syncs on close unless the write itself errored), so look at the last segment again
+        # from the committed size: an intact record is adopted (last_seq tells the caller it is
+        # in), a torn one is cut, anything else marks the journal damaged.
+        self._close_writer()
+        try:
+            seg = self._segs[-1]
+            p = self._seg_path(seg[0])
+            size = os.stat(p)[6]
+            if size <= self._tail:
+                return
+            end, expect, why = self._scan(p, size, self.last_seq + 1, seg, self._tail)
+            self.last_seq = expect - 1
+            self._tail = end
+            if why is not None:
+                if self._is_torn_tail(p, end, size, expect):
+                    self._truncate(p, end)
+                else:
+                    self.corrupt = (seg[0], end, why)
+        except Exception:
+            pass  # the device is failing; recovery at the next boot does the same
+
+    def _close_writer(self):
+        f = self._f
+        self._f = None
+        if f is not None:
+            try:
+                f.close()
+            except OSError:
+                pass
+
+    def close(self):
+        self._close_writer()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._close_writer()
+
+    # ---------------------------------------------------------------- reading
+
+    @property
+    def first_seq(self):
+        for s in self._segs:
+            if s[1] is not None:
+                return s[1]
+        return None
+
+    def segments(self):
+        """[(file name, first seq or None)] oldest first: for diagnostics and the host tool."""
+        return [("j%04d.log" % s[0], s[1]) for s in self._segs]
+
+    def records(self, from_seq=1, copy=True):
+        """Yield (seq, payload) for every record with seq >= from_seq, oldest first, one record
+        in RAM at a time; segments wholly below from_seq are not opened, records below it in the
+        first segment are skipped with seek. With copy=False the payload is a memoryview into the
+        journal's buffer, valid only until the next step of this (or any other) iterator.
+        Records appended during the iteration may or may not be yielded (a littlefs handle sees
+        its file as it was when opened). Raises JournalCorrupt if a record went bad since boot."""
+        segs = self._segs
+        start = 0
+        for i in range(len(segs)):
+            if segs[i][1] is not None and segs[i][1] <= from_seq:
+                start = i
+        h = self._rhdr
+        mv = self._mv
+        for i in range(start, len(segs)):
+            idx = segs[i][0]
+            expect = segs[i][1]
+            if expect is None:
+                continue  # empty segment
+            if expect > self.last_seq:
+                return
+            f = open(self._seg_path(idx), "rb")
+            try:
+                while expect <= self.last_seq:
+                    if f.readinto(h) != HEADER:
+                        break  # end of this segment
+                    ln = h[0] | (h[1] << 8)
+                    seq = _le32(h, 2)
+                    if seq != expect or ln > self.max_payload:
+                        raise JournalCorrupt("j%04d.log: seq %d, expected %d" % (idx, seq, expect))
+                    if seq < from_seq:
+                        f.seek(ln, 1)
+                    else:
+                        m = mv[:ln]
+                        if f.readinto(m) != ln or _crc32(m, _crc32(self._rhdr6)) != _le32(h, 6):
+                            raise JournalCorrupt("j%04d.log: record %d damaged" % (idx, seq))
+                        yield seq, (bytes(m) if copy else m)
+                    expect += 1
+            finally:
+                f.close()
+
+    # ---------------------------------------------------------------- space
+
+    def prune(self):
+        """Delete, oldest first, whole segments whose every record is <= acked. Never the last
+        segment, nothing at or after damage. Returns the number of segments deleted."""
+        segs = self._segs
+        stop = len(segs) - 1
+        if self.corrupt is not None:
+            for i in range(len(segs)):
+                if segs[i][0] == self.corrupt[0]:
+                    stop = i
+                    break
+        done = 0
+        while done < stop:
+            nxt = None
+            for j in range(done + 1, len(segs)):
+                if segs[j][1] is not None:
+                    nxt = segs[j][1]
+                    break
+            last_in_seg = (nxt - 1) if nxt is not None else self.last_seq
+            if segs[done][1] is not None and last_in_seg > self.acked:
+                break
+            os.remove(self._seg_path(segs[done][0]))
+            done += 1
+        if done:
+            del segs[:done]
+            self._sync_dir()
+        return done
+
+    def free_bytes(self):
+        """Free bytes of the filesystem under the journal (os.statvfs; littlefs counts blocks)."""
+        st = os.statvfs(self.path)
+        # VfsLfs2 computes f_bfree as block_count - blocks in use in uint32; littlefs's traverse
+        # also counts the blocks an open file is rewriting, so on a nearly full flash the
+        # subtraction wraps to ~2**32 blocks. More free blocks than blocks means none.
+        if st[4] > st[2]:
+            return 0
+        return st[1] * st[4]
+
+    def flash_needed(self, nbytes):
+        """Estimate of free filesystem bytes needed to append `nbytes` of records (payloads plus
+        HEADER each): whole blocks less littlefs's skip-list words, a partly filled last block
+        per segment, and `reserve_blocks` for littlefs's copy-on-write and metadata."""
+        bs = os.statvfs(self.path)[1]
+        per_block = bs - 8
+        blocks = (nbytes + per_block - 1) // per_block
+        blocks += nbytes // self.segment_size + 1  # partly filled last block per new segment
+        return (blocks + self.reserve_blocks) * bs
+
+    def can_start_session(self, bytes_needed, prune=True):
+        """True if a session appending `bytes_needed` bytes of records fits. Prunes acked
+        segments first if that is needed and `prune` is set; never drops an unacked record."""
+        need = self.flash_needed(bytes_needed)
+        if self.free_bytes() >= need:
+            return True
+        if prune and self.prune():
+            return self.free_bytes() >= need
+        return False
+
+    def start_session(self, bytes_needed):
+        """Like can_start_session but raises JournalFull (or JournalCorrupt) with a message."""
+        if self.corrupt is not None:
+            raise JournalCorrupt("journal damaged at segment %d offset %d: %s" % self.corrupt)
+        if not self.can_start_session(bytes_needed):
+            if self.last_seq > self.acked:
+                hint = "sync hands %d..%d to the host" % (self.acked + 1, self.last_seq)
+            else:
+                hint = "every hand is synced: other files fill the flash"
+            raise JournalFull(
+                "flash full: a session needs %d bytes, %d free; %s"
+                % (self.flash_needed(bytes_needed), self.free_bytes(), hint)
+            )
