@@ -1,0 +1,381 @@
+# MFRC522 (NXP) 13.56 MHz reader over SPI, for the ISO 14443A tags in the tiles: NTAG21x and
+# MIFARE Ultralight (4- or 7-byte UIDs, 4-byte pages).
+#
+#   rdr = MFRC522(spi, cs, rst=None)   # machine.SPI: mode 0, MSB first, up to 10 MHz
+#   r = rdr.poll()                      # OK, NO_TAG, MULTIPLE, LOST or ERR_*
+#   if r == OK:                         # UID in rdr.uid[:rdr.uid_len]
+#       r = rdr.read(4, buf16)          # pages 4..7; rdr.write(4, four_bytes); rdr.halt()
+#
+# The box polls several times a second for hours, so results are small ints and every buffer is
+# the reader's own, made once: an empty poll allocates nothing. The byte views for each frame
+# length are made on first use of that length, not per call.
+#
+# Waiting for an answer: every frame arms the chip's timer (TModeReg.TAuto: it starts when the
+# frame has been sent, stops when an answer begins, and raises ComIrqReg.TimerIRq otherwise), set
+# to 1 ms (10 ms for a WRITE, whose EEPROM cycle takes ~4 ms). The driver sleeps for the time the
+# expected answer needs, then reads ComIrqReg at most _MAX_POLLS times, a quarter of the timeout
+# apart. An empty poll is ~10 bus transactions; reading ComIrqReg in a tight loop against a 25 ms
+# timer, as the widespread community driver does, costs ~2,000.
+#
+# CRC_A (ISO 14443-3) is computed in software by default; hw_crc=True uses the chip's CRC
+# coprocessor instead (7 more transactions per frame, for boards that want the CPU time back).
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+try:
+    from time import sleep_us as _sleep_us
+except ImportError:  # CPython
+    from time import sleep as _sleep
+
+    def _sleep_us(us):
+        _sleep(us / 1000000)
+
+# results
+OK = const(0)
+NO_TAG = const(1)  # nothing answered the request
+MULTIPLE = const(2)  # answers collided: more than one tag in the field ("one tile at a time")
+LOST = const(3)  # a tag answered, then went silent (lifted mid-read)
+ERR_CRC = const(4)
+ERR_PROTOCOL = const(5)  # wrong length, bad BCC, parity or framing error
+ERR_NAK = const(6)  # the tag refused: page out of range or locked
+ERR_CHIP = const(7)  # the reader itself misbehaves (no chip, bus fault)
+
+_COMMAND = const(0x01)
+_COM_IRQ = const(0x04)
+_DIV_IRQ = const(0x05)
+_ERROR = const(0x06)
+_FIFO_DATA = const(0x09)
+_FIFO_LEVEL = const(0x0A)
+_CONTROL = const(0x0C)
+_BIT_FRAMING = const(0x0D)
+_COLL = const(0x0E)
+_MODE = const(0x11)
+_TX_CONTROL = const(0x14)
+_TX_ASK = const(0x15)
+_CRC_H = const(0x21)
+_CRC_L = const(0x22)
+_T_MODE = const(0x2A)
+_T_PRESCALER = const(0x2B)
+_T_RELOAD_H = const(0x2C)
+_T_RELOAD_L = const(0x2D)
+_VERSION = const(0x37)
+
+_CMD_IDLE = const(0x00)
+_CMD_CALC_CRC = const(0x03)
+_CMD_TRANSCEIVE = const(0x0C)
+_CMD_SOFT_RESET = const(0x0F)
+
+_RX_IRQ = const(0x20)
+_ERR_IRQ = const(0x02)
+_TIMER_IRQ = const(0x01)
+_CHIP_ERRS = const(0xC0)  # WrErr, TempErr
+_COLL_ERR = const(0x08)
+_FRAME_ERRS = const(0x13)  # BufferOvfl, ParityErr, ProtocolErr
+
+_T_PRESCALE = const(0xA9)  # 13.56 MHz / (2 * 169 + 1) = 40 kHz: 25 us per tick
+_TICK_US = const(25)
+_T_SHORT = const(40)  # 1 ms: ISO answers come ~0.1 ms after the frame
+_T_WRITE = const(400)  # 10 ms
+_MAX_POLLS = const(8)
+_US_PER_BYTE = const(85)  # 9 bits (8 + parity) at 106 kbit/s
+_BUF = const(20)  # address byte + 18 (READ answer with CRC) + end byte
+
+
+def _setter(pin):
+    # machine.Pin or any callable taking 0/1; the bound method is made once, here
+    return pin.value if hasattr(pin, "value") else pin
+
+
+def crc_a(buf, start, n):
+    # ISO/IEC 14443-3 annex B, byte-wise; sent low byte first
+    crc = 0x6363
+    for i in range(start, start + n):
+        b = (buf[i] ^ crc) & 0xFF
+        b = (b ^ (b << 4)) & 0xFF
+        crc = (crc >> 8) ^ (b << 8) ^ (b << 3) ^ (b >> 4)
+    return crc
+
+
+class MFRC522:
+    def __init__(self, spi, cs, rst=None, hw_crc=False, sleep_us=None):
+        self._spi = spi
+        self._cs = _setter(cs)
+        self._rst = _setter(rst) if rst is not None else None
+        self._sleep = sleep_us or _sleep_us
+        self._hw_crc = hw_crc
+        self._ro = bytearray(2)
+        self._ri = bytearray(2)
+        self._out = bytearray(_BUF)
+        self._in = bytearray(_BUF)
+        self._views = [None] * (_BUF + 1)
+        self._rx_n = 0
+        self._rx_bits = 0
+        self._reload = -1
+        self.uid = bytearray(10)
+        self.uid_len = 0
+        self.sak = 0
+        self.atqa = 0
+        self.version = 0
+        self._cs(1)
+        self.init()
+
+    # -- bus -----------------------------------------------------------------------------
+    def _rd(self, reg):
+        o = self._ro
+        o[0] = 0x80 | (reg << 1)
+        o[1] = 0
+        self._cs(0)
+        self._spi.write_readinto(o, self._ri)
+        self._cs(1)
+        return self._ri[1]
+
+    def _wr(self, reg, val):
+        o = self._ro
+        o[0] = reg << 1
+        o[1] = val
+        self._cs(0)
+        self._spi.write(o)
+        self._cs(1)
+
+    def _xfer(self, n, read):
+        # n bytes of _out; with read, the answer bytes land in _in
+        v = self._views[n]
+        if v is None:
+            v = self._views[n] = (memoryview(self._out)[:n], memoryview(self._in)[:n])
+        self._cs(0)
+        if read:
+            self._spi.write_readinto(v[0], v[1])
+        else:
+            self._spi.write(v[0])
+        self._cs(1)
+
+    def _fifo_write(self, n):
+        # _out[1..n] into the FIFO in one burst
+        self._out[0] = _FIFO_DATA << 1
+        self._xfer(n + 1, False)
+
+    def _fifo_read(self, n):
+        # n FIFO bytes into _in[1..n] in one burst: the address repeated, 0x00 ends the read
+        out = self._out
+        for i in range(n):
+            out[i] = 0x80 | (_FIFO_DATA << 1)
+        out[n] = 0
+        self._xfer(n + 1, True)
+
+    # -- chip ----------------------------------------------------------------------------
+    def init(self):
+        if self._rst is not None:
+            self._rst(0)
+            self._sleep(100)
+            self._rst(1)
+        else:
+            self._wr(_COMMAND, _CMD_SOFT_RESET)
+        self._sleep(50000)  # oscillator start-up
+        for _ in range(10):
+            if not self._rd(_COMMAND) & 0x10:  # PowerDown clears when the reset is over
+                break
+            self._sleep(10000)
+        v = self._rd(_VERSION)
+        if v in (0x00, 0xFF):
+            raise OSError("MFRC522 not responding (VersionReg 0x%02x)" % v)
+        self.version = v
+        self._reload = -1
+        self._wr(_T_MODE, 0x80)  # TAuto, prescaler high bits 0
+        self._wr(_T_PRESCALER, _T_PRESCALE)
+        self._wr(_TX_ASK, 0x40)  # 100 % ASK, as ISO 14443A needs
+        self._wr(_MODE, 0x3D)  # CRC preset 0x6363
+        self._wr(_COLL, 0x00)  # bits after a collision read as 0
+        self.antenna(True)
+        return v
+
+    def antenna(self, on):
+        # the field off resets every tag in it (halted ones too)
+        self._wr(_TX_CONTROL, 0x83 if on else 0x80)
+
+    def _transceive(self, n, last_bits, ticks, rx_bytes):
+        # sends _out[1..n]; OK leaves the answer in _in[1.._rx_n]
+        if ticks != self._reload:
+            self._wr(_T_RELOAD_H, ticks >> 8)
+            self._wr(_T_RELOAD_L, ticks & 0xFF)
+            self._reload = ticks
+        self._wr(_COMMAND, _CMD_IDLE)
+        self._wr(_COM_IRQ, 0x7F)  # Set1 = 0: clears every request bit
+        self._wr(_FIFO_LEVEL, 0x80)
+        self._fifo_write(n)
+        self._wr(_COMMAND, _CMD_TRANSCEIVE)
+        self._wr(_BIT_FRAMING, 0x80 | last_bits)  # StartSend
+        self._sleep((n + rx_bytes) * _US_PER_BYTE + 100)
+        step = ticks * _TICK_US >> 2
+        irq = 0
+        for _ in range(_MAX_POLLS):
+            irq = self._rd(_COM_IRQ)
+            if irq & (_RX_IRQ | _ERR_IRQ | _TIMER_IRQ):
+                break
+            self._sleep(step)
+        if not irq & (_RX_IRQ | _ERR_IRQ):
+            return NO_TAG  # TimerIRq, or polls exhausted
+        err = self._rd(_ERROR)
+        if err & _CHIP_ERRS:
+            return ERR_CHIP
+        if err & _COLL_ERR:
+            return MULTIPLE
+        if err & _FRAME_ERRS or not irq & _RX_IRQ:
+            return ERR_PROTOCOL
+        k = self._rd(_FIFO_LEVEL) & 0x7F
+        if k == 0 or k >= _BUF:
+            return ERR_PROTOCOL
+        self._rx_bits = self._rd(_CONTROL) & 0x07 if k == 1 else 0  # 4-bit ACK / NAK
+        self._fifo_read(k)
+        self._rx_n = k
+        return OK
+
+    def _crc_hw(self, n):
+        # CRC_A of _out[1..n] by the coprocessor, or -1 if it does not finish
+        self._wr(_COMMAND, _CMD_IDLE)
+        self._wr(_DIV_IRQ, 0x04)
+        self._wr(_FIFO_LEVEL, 0x80)
+        self._fifo_write(n)
+        self._wr(_COMMAND, _CMD_CALC_CRC)
+        crc = -1
+        for _ in range(4):
+            if self._rd(_DIV_IRQ) & 0x04:
+                crc = self._rd(_CRC_L) | self._rd(_CRC_H) << 8
+                break
+            self._sleep(50)
+        self._wr(_COMMAND, _CMD_IDLE)
+        return crc
+
+    def _crc(self, n):
+        return self._crc_hw(n) if self._hw_crc else crc_a(self._out, 1, n)
+
+    def _send_crc(self, n, ticks, rx_bytes):
+        crc = self._crc(n)
+        if crc < 0:
+            return ERR_CHIP
+        self._out[n + 1] = crc & 0xFF
+        self._out[n + 2] = crc >> 8
+        r = self._transceive(n + 2, 0, ticks, rx_bytes)
+        return LOST if r == NO_TAG else r
+
+    def _rx_crc_ok(self):
+        k = self._rx_n - 2
+        inp = self._in
+        if not self._hw_crc:
+            return crc_a(inp, 1, k) == inp[k + 1] | inp[k + 2] << 8
+        out = self._out
+        for i in range(1, k + 1):
+            out[i] = inp[i]
+        return self._crc_hw(k) == inp[k + 1] | inp[k + 2] << 8
+
+    # -- ISO 14443-3 A ---------------------------------------------------------------------
+    def request(self, wakeup=False):
+        # REQA wakes IDLE tags; WUPA also HALTed ones
+        self._out[1] = 0x52 if wakeup else 0x26
+        r = self._transceive(1, 7, _T_SHORT, 2)
+        if r != OK:
+            return r
+        if self._rx_n != 2:
+            return ERR_PROTOCOL
+        self.atqa = self._in[1] | self._in[2] << 8
+        return OK
+
+    def select(self):
+        # anticollision + select, cascade levels 1 and 2; the UID goes to self.uid
+        out = self._out
+        inp = self._in
+        uid = self.uid
+        self.uid_len = 0
+        n = 0
+        for level in range(2):
+            sel = 0x93 + 2 * level
+            out[1] = sel
+            out[2] = 0x20
+            r = self._transceive(2, 0, _T_SHORT, 5)
+            if r != OK:
+                return LOST if r == NO_TAG else r
+            if self._rx_n != 5 or inp[1] ^ inp[2] ^ inp[3] ^ inp[4] != inp[5]:
+                return ERR_PROTOCOL  # BCC
+            out[1] = sel
+            out[2] = 0x70
+            for i in range(5):
+                out[3 + i] = inp[1 + i]
+            for i in range(4):  # kept here: reading the answer reuses _out
+                uid[n + i] = inp[1 + i]
+            r = self._send_crc(7, _T_SHORT, 3)
+            if r != OK:
+                return r
+            if self._rx_n != 3:
+                return ERR_PROTOCOL
+            if not self._rx_crc_ok():
+                return ERR_CRC
+            sak = inp[1]
+            if not sak & 0x04:
+                self.uid_len = n + 4
+                self.sak = sak
+                return OK
+            if uid[n] != 0x88:  # "UID not complete" must come with the cascade tag
+                return ERR_PROTOCOL
+            for i in range(3):
+                uid[n + i] = uid[n + 1 + i]
+            n += 3
+        return ERR_PROTOCOL  # triple-size (10-byte) UIDs: not on tile tags
+
+    def poll(self, wakeup=False):
+        # request + select. A tag left READY by a failed select would take the next REQA as an
+        # error and stay silent, so a failing poll ends with a REQA that sends READY and ACTIVE
+        # tags back to IDLE: two tiles on the reader read MULTIPLE on every poll, not every other.
+        r = self.request(wakeup)
+        if r == OK:
+            r = self.select()
+        if r != OK and r != NO_TAG:
+            self._out[1] = 0x26
+            self._transceive(1, 7, _T_SHORT, 2)
+        return r
+
+    def halt(self):
+        # HLTA: the tag stays silent to REQA until it leaves the field; success is no answer
+        out = self._out
+        out[1] = 0x50
+        out[2] = 0x00
+        r = self._send_crc(2, _T_SHORT, 0)
+        self._wr(_COMMAND, _CMD_IDLE)
+        if r == LOST:
+            return OK
+        return ERR_PROTOCOL if r == OK else r
+
+    # -- NFC Forum type 2 ------------------------------------------------------------------
+    def read(self, page, dest):
+        # READ: 16 bytes (4 pages from page, rolling over at the end) into dest[0..15]
+        out = self._out
+        out[1] = 0x30
+        out[2] = page
+        r = self._send_crc(2, _T_SHORT, 18)
+        if r != OK:
+            return r
+        if self._rx_n == 1 and self._rx_bits == 4:
+            return ERR_NAK
+        if self._rx_n != 18:
+            return ERR_PROTOCOL
+        if not self._rx_crc_ok():
+            return ERR_CRC
+        inp = self._in
+        for i in range(16):
+            dest[i] = inp[1 + i]
+        return OK
+
+    def write(self, page, data):
+        # WRITE: one 4-byte page; the tag ACKs once its EEPROM cycle is done
+        out = self._out
+        out[1] = 0xA2
+        out[2] = page
+        for i in range(4):
+            out[3 + i] = data[i]
+        r = self._send_crc(6, _T_WRITE, 1)
+        if r != OK:
+            return r
+        if self._rx_n != 1 or self._rx_bits != 4:
+            return ERR_PROTOCOL
+        return OK if self._in[1] & 0x0F == 0x0A else ERR_NAK

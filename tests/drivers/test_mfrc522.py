@@ -1,0 +1,256 @@
+# MFRC522 driver against the register-level emulator; runs under pytest and tests/mp_run.py.
+import gc
+
+import emu_path
+from emulators import tags
+from emulators.mfrc522_emu import MFRC522Emu
+from firmware.drivers import mfrc522
+from firmware.drivers.mfrc522 import (ERR_CRC, ERR_NAK, LOST, MULTIPLE, NO_TAG, OK, MFRC522,
+                                      crc_a)
+
+UID7 = b"\x04\x51\x2a\x6b\x1c\x73\x80"
+UID7B = b"\x04\x51\x2a\x92\x03\x44\x81"  # same first bytes: collides at cascade level 2 only
+UID4 = b"\x3a\x9c\x51\xd2"
+
+
+def make(*tag_list, **kw):
+    emu = MFRC522Emu(tag_list)
+    rdr = MFRC522(emu, emu.cs, sleep_us=emu.sleep_us, **kw)
+    return emu, rdr
+
+
+def polled(emu, rdr, wakeup=False):
+    t = emu.transactions
+    r = rdr.poll(wakeup)
+    return r, emu.transactions - t
+
+
+def test_crc_a_known_vectors():
+    hlta = bytearray(b"\x50\x00")
+    assert crc_a(hlta, 0, 2) == 0xCD57  # sent as 57 CD
+    assert crc_a(bytearray(b"\x00\x00"), 0, 2) == 0x1EA0  # ISO 14443-3 annex B example
+    frame = bytearray(b"\x30\x04\x93\x70\x88\x04\x51\x2a")
+    for n in range(len(frame) + 1):
+        assert crc_a(frame, 0, n) == tags.crc_a(frame[:n])
+
+
+def test_init_programs_timer_field_and_ask():
+    emu, rdr = make()
+    assert rdr.version == 0x92
+    assert emu.reg(0x2A) & 0x80  # TAuto
+    assert emu.reg(0x2B) == 0xA9
+    assert emu.field_on() and emu.reg(0x15) & 0x40
+
+
+def test_missing_chip_raises_oserror():
+    emu = MFRC522Emu(version=0x00)
+    try:
+        MFRC522(emu, emu.cs, sleep_us=emu.sleep_us)
+    except OSError:
+        return
+    assert False, "no OSError"
+
+
+def test_empty_poll_is_no_tag_in_a_bounded_number_of_transactions():
+    emu, rdr = make()
+    r, first = polled(emu, rdr)
+    assert r == NO_TAG
+    counts = []
+    for _ in range(5):
+        t0 = emu.now
+        r, n = polled(emu, rdr)
+        assert r == NO_TAG
+        counts.append(n)
+        assert emu.now - t0 < 2 * 13560  # under 2 ms of bus and sleep time
+    assert first < 30 and max(counts) < 30
+    assert max(counts) <= 12
+    print("MFRC522 empty poll: %d transactions (first %d)" % (max(counts), first))
+
+
+def test_empty_poll_allocates_nothing_on_micropython():
+    emu, rdr = make()
+    rdr.poll()  # first use of each frame length makes its views
+    if not hasattr(gc, "mem_alloc"):
+        return  # CPython: measured by the MicroPython run of this module
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.mem_alloc()
+        for _ in range(100):
+            rdr.poll()
+        after = gc.mem_alloc()
+    finally:
+        gc.enable()
+    print("MFRC522 empty poll: %d bytes allocated over 100 polls" % (after - before))
+    assert after - before < 100  # i.e. not one block per poll
+
+
+def test_reads_a_7_byte_uid_through_two_cascade_levels():
+    emu, rdr = make(tags.ntag213(UID7))
+    r, n = polled(emu, rdr)
+    assert r == OK
+    assert rdr.uid_len == 7 and bytes(rdr.uid[:7]) == UID7
+    assert rdr.sak == 0x00 and rdr.atqa == 0x0044
+    print("MFRC522 poll with a 7-byte UID: %d transactions" % n)
+
+
+def test_reads_a_4_byte_uid():
+    emu, rdr = make(tags.ultralight4(UID4))
+    assert rdr.poll() == OK
+    assert rdr.uid_len == 4 and bytes(rdr.uid[:4]) == UID4
+
+
+def test_read_pages_and_roll_over():
+    tag = tags.ntag213(UID7)
+    for p in range(4, 8):
+        tag.write_page(p, bytes((p, p + 1, p + 2, p + 3)))
+    emu, rdr = make(tag)
+    assert rdr.poll() == OK
+    buf = bytearray(16)
+    assert rdr.read(4, buf) == OK
+    assert bytes(buf) == bytes(tag.mem[16:32])
+    assert rdr.read(44, buf) == OK  # last page, then pages 0..2
+    assert bytes(buf) == tag.page(44) + bytes(tag.mem[0:12])
+
+
+def test_write_a_page_and_read_it_back():
+    tag = tags.ntag213(UID7)
+    emu, rdr = make(tag)
+    assert rdr.poll() == OK
+    assert rdr.write(5, b"\xde\xad\xbe\xef") == OK
+    assert tag.page(5) == b"\xde\xad\xbe\xef"
+    buf = bytearray(16)
+    assert rdr.read(4, buf) == OK and bytes(buf[4:8]) == b"\xde\xad\xbe\xef"
+
+
+def test_write_waits_for_the_eeprom_cycle_not_just_the_short_timer():
+    # the ACK comes ~4.1 ms after the frame; a 1 ms timer would call the tag lost
+    tag = tags.ntag213(UID7)
+    emu, rdr = make(tag)
+    assert rdr.poll() == OK
+    t0 = emu.now
+    assert rdr.write(6, b"\x01\x02\x03\x04") == OK
+    assert emu.now - t0 > tags.NTAG_WRITE_FC
+
+
+def test_nak_for_a_page_out_of_range_or_locked():
+    tag = tags.ultralight4(UID4)
+    emu, rdr = make(tag)
+    buf = bytearray(16)
+    assert rdr.poll() == OK
+    assert rdr.read(16, buf) == ERR_NAK
+    assert rdr.poll() == OK  # a NAK sends the tag back to IDLE
+    tag.read_only = True
+    assert rdr.write(4, b"\x00\x00\x00\x01") == ERR_NAK
+    assert rdr.poll() == OK
+    assert rdr.write(1, b"\x00\x00\x00\x01") == ERR_NAK
+
+
+def test_two_tags_with_different_uids_are_multiple():
+    emu, rdr = make(tags.ntag213(UID7), tags.ntag213(UID7B, name="b"))
+    assert rdr.poll() == MULTIPLE  # same ATQA and cascade level 1: collides at level 2
+    emu.tags[1].remove()
+    emu.tags[0].enter_field()
+    assert rdr.poll() == OK and bytes(rdr.uid[:7]) == UID7
+
+
+def test_two_tags_of_different_uid_sizes_collide_in_atqa():
+    emu, rdr = make(tags.ntag213(UID7), tags.ultralight4(UID4))
+    assert rdr.request() == MULTIPLE
+    assert rdr.poll(wakeup=True) == NO_TAG  # READY tags take a WUPA as an error (ISO 14443-3)
+    for _ in range(3):
+        assert rdr.poll() == MULTIPLE
+
+
+def test_two_tiles_left_on_the_reader_read_multiple_on_every_poll():
+    emu, rdr = make(tags.ntag213(UID7), tags.ntag213(UID7B, name="b"))
+    for _ in range(4):
+        assert rdr.poll() == MULTIPLE
+
+
+def test_collision_at_level_1_is_multiple():
+    emu, rdr = make(tags.ultralight4(UID4), tags.ultralight4(b"\x3a\x9c\x52\x11", name="b"))
+    assert rdr.request() == OK  # identical ATQAs do not collide
+    assert rdr.select() == MULTIPLE
+    assert emu.reg(0x06) & 0x08  # ErrorReg.CollErr
+    # CollReg.CollPos, 1-based: UID byte 2 is 0x51 vs 0x52, LSB first, so bit 17 of the frame
+    assert emu.reg(0x0E) & 0x1F == 17
+
+
+def test_tag_removed_mid_read_is_lost_not_a_hang():
+    tag = tags.ntag213(UID7)
+    emu, rdr = make(tag)
+    tag.leave_after = 5  # REQA, 2 x (anticollision, select), then gone
+    assert rdr.poll() == OK
+    t = emu.transactions
+    buf = bytearray(16)
+    assert rdr.read(4, buf) == LOST
+    assert emu.transactions - t < 30
+    assert rdr.poll() == NO_TAG
+
+
+def test_tag_removed_during_select_is_lost():
+    tag = tags.ntag213(UID7)
+    emu, rdr = make(tag)
+    tag.leave_after = 2
+    assert rdr.poll() == LOST
+
+
+def test_corrupted_crc_from_the_tag_is_an_error():
+    tag = tags.ntag213(UID7)
+    tag.corrupt_crc = True
+    emu, rdr = make(tag)
+    assert rdr.poll() == OK
+    buf = bytearray(16)
+    assert rdr.read(4, buf) == ERR_CRC
+
+
+def test_halt_silences_the_tag_until_wakeup():
+    tag = tags.ntag213(UID7)
+    emu, rdr = make(tag)
+    assert rdr.poll() == OK
+    assert rdr.halt() == OK
+    assert rdr.poll() == NO_TAG  # still in the field, but halted: one read per tap
+    assert rdr.poll(wakeup=True) == OK and bytes(rdr.uid[:7]) == UID7
+
+
+def test_field_off_resets_halted_tags():
+    tag = tags.ntag213(UID7)
+    emu, rdr = make(tag)
+    assert rdr.poll() == OK and rdr.halt() == OK
+    rdr.antenna(False)
+    assert rdr.poll() == NO_TAG
+    rdr.antenna(True)
+    assert rdr.poll() == OK
+
+
+def test_coprocessor_crc_gives_the_same_results():
+    tag = tags.ntag213(UID7)
+    tag.write_page(4, b"\x11\x22\x33\x44")
+    emu, rdr = make(tag, hw_crc=True)
+    assert rdr.poll() == OK and bytes(rdr.uid[:7]) == UID7
+    buf = bytearray(16)
+    assert rdr.read(4, buf) == OK and bytes(buf[:4]) == b"\x11\x22\x33\x44"
+    assert rdr.write(7, b"\x01\x02\x03\x04") == OK and tag.page(7) == b"\x01\x02\x03\x04"
+    tag.corrupt_crc = True
+    assert rdr.read(4, buf) == ERR_CRC
+
+
+def test_hard_reset_pin_instead_of_soft_reset():
+    emu = MFRC522Emu([tags.ultralight4(UID4)])
+    rdr = MFRC522(emu, emu.cs, rst=emu.rst, sleep_us=emu.sleep_us)
+    assert rdr.poll() == OK
+
+
+def test_result_codes_are_distinct():
+    codes = (mfrc522.OK, mfrc522.NO_TAG, mfrc522.MULTIPLE, mfrc522.LOST, mfrc522.ERR_CRC,
+             mfrc522.ERR_PROTOCOL, mfrc522.ERR_NAK, mfrc522.ERR_CHIP)
+    assert len(set(codes)) == len(codes)
+
+
+def test_a_timer_that_never_fires_still_ends_the_poll():
+    # TModeReg.TAuto lost (a glitch, a clone chip): no TimerIRq ever; the wait is still bounded
+    emu, rdr = make()
+    rdr._wr(0x2A, 0x00)
+    r, n = polled(emu, rdr)
+    assert r == NO_TAG and n < 30
