@@ -36,7 +36,7 @@ class Hand:
         self.penalties = {}          # (seat, kind) -> times charged this hand
         self.kongs = []              # [seat, kind, from, [transfer indices], passed_on]
         self.last = None             # the previous event that was not a win: ("kong", kong) ...
-        self.group = None            # open discard: [discarder, [winners], kong-or-None]
+        self.group = None            # open discard: [discarder, [winners], kong-or-None, robbed kong-or-None]
         self.ended = False
         self.next_dealer = None
 
@@ -163,6 +163,8 @@ class Hand:
                        else "a second win needs the same discard")
         if g is not None and self.rules == "mcr":
             raise _err(i, "second_winner", "one winner per hand: the first in turn from the discarder")
+        if w in self.winners:   # Guangdong: the same seat twice on one discard
+            raise _err(i, "out_of_hand", "seat %d has already won" % w)
         if len(self.winners) >= 3:
             raise _err(i, "hand_over", "three players have already won")
         kong = self._flag(i, ev, "kong")
@@ -174,7 +176,8 @@ class Hand:
             raise _err(i, "bad_event", "flowers must be 0-8")
         fl = fl or letters
         self_drawn = src is None
-        prev = self.last if g is None else g[2]
+        # on a discard already won (一炮多响) the kong flag means robbing the kong the first winner robbed
+        prev = self.last if g is None else (g[3] if kong else g[2])
         robbed = None
         if kong:
             if self_drawn:
@@ -201,7 +204,7 @@ class Hand:
         else:
             if g is None:
                 # a discard win right after the discarder's own kong is 杠上炮
-                g = self.group = [src, [], prev if (prev and prev[0] == src and not kong) else None]
+                g = self.group = [src, [], prev if (prev and prev[0] == src and not kong) else None, robbed]
             g[1].append(w)
         return value if self.rules == "mcr" else None
 
@@ -296,7 +299,7 @@ class Hand:
         if g is None:
             return
         self.group = None
-        src, ws, k = g
+        src, ws, k = g[0], g[1], g[2]
         if k is not None and self.rules == "sichuan" and not k[4]:
             income = 0
             for t in k[3]:
@@ -420,13 +423,14 @@ class Hand:
                     self.pay(b, a, p, "refund of kong income (退税)")
         if ready and not_ready:
             cap = sichuan.value(sichuan.CAP)
+            ready_seats = [s for s in still if s in ready]   # seat order: MicroPython dicts have none
             for s in pig:
-                for r in ready:
+                for r in ready_seats:
                     self.pay(s, r, cap, "查花猪")
             for s in not_ready:
                 if s in pig:
                     continue
-                for r in ready:
+                for r in ready_seats:
                     self.pay(s, r, ready[r], "查大叫")
         self.next_dealer = self.first_group if self.first_group is not None else self.dealer
 

@@ -14,6 +14,21 @@ def _seat_json(s):
     return "null" if s is None else str(s)
 
 
+def _table_ok(t):
+    # options.hand_table (Guangdong, RULES.md: the table is configuration): null, or rows of
+    # [name, English name, multiplier >= 1]
+    if t is None:
+        return True
+    if not isinstance(t, list):
+        return False
+    for row in t:
+        if not isinstance(row, list) or len(row) != 3 or not isinstance(row[0], str) \
+                or not isinstance(row[1], str) or not isinstance(row[2], int) or isinstance(row[2], bool) \
+                or row[2] < 1:
+            return False
+    return True
+
+
 def settle(req, rules):
     dealer = req.get("dealer", 0)
     if not isinstance(dealer, int) or isinstance(dealer, bool) or dealer < 0 or dealer > 3:
@@ -24,6 +39,8 @@ def settle(req, rules):
     options = req.get("options", {})
     if not isinstance(options, dict):
         raise ValueError("bad_request", "options must be an object", None)
+    if rules == "guangdong" and not _table_ok(options.get("hand_table")):
+        raise ValueError("bad_request", "hand_table is a list of [name, English name, multiplier] rows", None)
     events = req.get("events")
     if not isinstance(events, list):
         raise ValueError("bad_request", "events must be a list", None)
