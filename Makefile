@@ -19,6 +19,7 @@ MPY_FILES := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard rules_min/*.py))
 ifneq ($(wildcard firmware/score_stdio.py),)
 MPY_FILES += $(MPY_DIR)/score_stdio.mpy
 endif
+MPY_FILES += $(MPY_DIR)/settle_stdio.mpy
 
 # The device application and the simulator's runner, for make mp-sim.
 FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/*.py firmware/drivers/*.py)) \
@@ -26,7 +27,7 @@ FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/*.py firmware/dri
 SCRIPT ?= simulator/scenarios/mcr_session.txt
 OUT ?= build/mp-sim
 
-.PHONY: venv test pytest mp-test mpy mp-score mp-sim sim-mpy bench clean
+.PHONY: venv test pytest mp-test mpy mp-score mp-settle mp-sim sim-mpy bench clean
 
 venv: $(STAMP)
 
@@ -51,6 +52,10 @@ $(MPY_DIR)/rules_min/%.mpy: rules_min/%.py $(STAMP)
 	$(MPY_CROSS) -o $@ $<
 
 $(MPY_DIR)/score_stdio.mpy: firmware/score_stdio.py $(STAMP)
+	@mkdir -p $(@D)
+	$(MPY_CROSS) -o $@ $<
+
+$(MPY_DIR)/settle_stdio.mpy: firmware/settle_stdio.py $(STAMP)
 	@mkdir -p $(@D)
 	$(MPY_CROSS) -o $@ $<
 
@@ -79,6 +84,10 @@ mp-sim: sim-mpy
 # from the repo root the rules_min/*.py sources would shadow the compiled modules.
 mp-score: mpy
 	@cd $(MPY_DIR) && MICROPYPATH=$(CURDIR)/$(MPY_DIR) exec $(MICROPYTHON) -X heapsize=$(HEAP) -m score_stdio --rules $(RULES)
+
+# The settle protocol on MicroPython: make -s mp-settle RULES=sichuan HEAP=128K
+mp-settle: mpy
+	@cd $(MPY_DIR) && MICROPYPATH=$(CURDIR)/$(MPY_DIR) exec $(MICROPYTHON) -X heapsize=$(HEAP) -m settle_stdio --rules $(RULES)
 
 bench: venv
 	@if [ -f bench/__main__.py ]; then exec $(BIN)/python -m bench; \

@@ -7,7 +7,10 @@
 #
 # A transfer is [payer, payee, points, reason]; payer or payee None is a deduction (a penalty
 # paid to nobody). Any prefix of a hand's events settles, so the device can show running totals.
-from rules_min import mcr, mcr_pay, sichuan, guangdong
+# Each rule set's scorer is imported where it is used: on the device a Sichuan table never
+# loads the ~30 KB of Chinese Official tables.
+sichuan = None
+guangdong = None
 from rules_min.notation import parse
 from rules_min.penalties import charge
 
@@ -19,11 +22,22 @@ def _err(i, code, msg):
     return ValueError(code, "event %d: %s" % (i, msg), i)
 
 
+def _load(rules):
+    global sichuan, guangdong
+    if rules == "sichuan" and sichuan is None:
+        from rules_min import sichuan as m
+        sichuan = m
+    elif rules == "guangdong" and guangdong is None:
+        from rules_min import guangdong as m
+        guangdong = m
+
+
 class Hand:
     def __init__(self, rules, dealer=0, prevalent="E", options=None):
         if rules not in ("mcr", "sichuan", "guangdong"):
             raise ValueError("unsupported_rules", "rule set %s is not available" % rules, None)
         self.rules = rules
+        _load(rules)
         self.dealer = dealer
         self.prevalent = 27 + _WINDS.find(prevalent)
         self.options = options or {}
@@ -209,6 +223,7 @@ class Hand:
         return value if self.rules == "mcr" else None
 
     def _win_mcr(self, i, w, src, melds, counts, win, kong, last_tile, last_kind, fl):
+        from rules_min import mcr, mcr_pay
         msg = mcr.check_flags(melds, counts, win, src is None, last_kind, kong)
         if msg:
             raise _err(i, "bad_flags", msg)
@@ -345,13 +360,17 @@ class Hand:
         melds, counts, win, letters = self._hand(i, ev)
         if self.rules == "mcr":
             seat_wind = 27 + (s - self.dealer) % 4
+            from rules_min import mcr
             ft, total = mcr.score(melds, counts, win, False, False, False, False, seat_wind, self.prevalent)
         elif self.rules == "sichuan":
             ft, total = sichuan.score(melds, counts, win)
             if ft is not None and sichuan.check_tiles(melds, counts, self._missing(i, ev.get("missing_suit"))):
                 ft = None
         else:
-            row = guangdong.score(melds, counts, win, self.options.get("hand_table") or guangdong.HAND_TABLE)
+            table = self.options.get("hand_table") or guangdong.HAND_TABLE
+            row = guangdong.score(melds, counts, win, table)
+            if row >= 0 and table[row][0] == guangdong.CHICKEN:
+                row = -1   # a chicken hand cannot be declared on a discard
             ft, total = (None, 0) if row < 0 else (row, 8)
         if ft is not None and (total >= 8 or self.rules != "mcr"):
             raise _err(i, "is_a_win", "the declared hand is a win: key it in as a win")

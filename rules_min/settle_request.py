@@ -54,22 +54,18 @@ def settle(req, rules):
 
 
 def reply(h):
+    # parts joined once: building the text with += copies it for every transfer
     d = h.deltas()
-    out = '"deltas": [%d, %d, %d, %d], "transfers": [' % (d[0], d[1], d[2], d[3])
-    first = True
+    tr = []
     for a, b, p, why in h.settled():
-        out += ("" if first else ", ") + '{"from": %s, "to": %s, "points": %d, "reason": %s}' % (
-            _seat_json(a), _seat_json(b), p, J.q(why))
-        first = False
-    out += '], "next_dealer": ' + _seat_json(h.next_dealer) + ', "flags": ['
-    first = True
+        tr.append('{"from": %s, "to": %s, "points": %d, "reason": %s}' % (
+            _seat_json(a), _seat_json(b), p, J.q(why)))
+    fl = []
     for f in h.flags:
-        out += ("" if first else ", ") + '{"event": %d, "seat": %d, "kind": %s' % (f["event"], f["seat"], J.q(f["kind"]))
-        if "penalty" in f:
-            out += ', "penalty": ' + J.q(f["penalty"])
-        out += "}"
-        first = False
-    return out + "]"
+        fl.append('{"event": %d, "seat": %d, "kind": %s%s}' % (
+            f["event"], f["seat"], J.q(f["kind"]), (', "penalty": ' + J.q(f["penalty"])) if "penalty" in f else ""))
+    return '"deltas": [%d, %d, %d, %d], "transfers": [%s], "next_dealer": %s, "flags": [%s]' % (
+        d[0], d[1], d[2], d[3], ", ".join(tr), _seat_json(h.next_dealer), ", ".join(fl))
 
 
 def handle_line(line, rules="mcr"):
