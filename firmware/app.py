@@ -113,6 +113,7 @@ class App:
         return None
 
     def _start(self, cfg, start_ms):
+        _preload(cfg["rules"])
         self.session = Session(cfg, start_ms)
         self.events = []
         self.hand_start = start_ms
@@ -150,6 +151,7 @@ class App:
             elif kind == "session_end":
                 self.session.ended = self.session.ended or "hands"
         if self.session is not None:
+            _preload(self.session.rules)
             # the clock restarts at boot: the session's time runs from its record's time
             self.session.start_ms = self.clock() - max(0, self.now_s() - started) * 1000
             self.state = "ended" if self.session.ended else "main"
@@ -773,8 +775,7 @@ class App:
 
     def _s_pen_kind(self):
         kinds = texts.PENALTIES[self.session.rules]
-        en = self.lang == "en"
-        return "1-%d" % len(kinds), ["%d %s" % (i + 1, texts.PEN_NAMES[k][1 if en else 0])
+        return "1-%d" % len(kinds), ["%d %s" % (i + 1, texts.penalty_name(k, self.lang))
                                      for i, k in enumerate(kinds)], self.tx("back")
 
     def _k_pen_kind(self, key):
@@ -1038,6 +1039,20 @@ class App:
             self._begin("idle")
         elif key == "4":
             self._begin("pin")
+
+
+def _preload(rules):
+    # Load the rule set's scorer while the heap is still in one piece: imported later, in the
+    # middle of a session, a module's code may find no block big enough.
+    import rules_min.settle
+    import rules_min.notation
+    if rules == "mcr":
+        import rules_min.mcr
+        import rules_min.mcr_pay
+    elif rules == "sichuan":
+        import rules_min.sichuan
+    else:
+        import rules_min.guangdong
 
 
 def _tn(t):

@@ -11,7 +11,7 @@ except ImportError:  # CPython
 
 from rules_min import mcr_shapes as sh
 from rules_min.mcr_table import (
-    POINTS, ORDER, EXCLUDES, NUM_FANS,
+    POINTS, ORDER, EXCL, EXCL_AT, NUM_FANS,
     BIG_FOUR_WINDS, BIG_THREE_DRAGONS, ALL_GREEN, NINE_GATES, FOUR_KONGS, SEVEN_SHIFTED_PAIRS,
     THIRTEEN_ORPHANS, ALL_TERMINALS, LITTLE_FOUR_WINDS, LITTLE_THREE_DRAGONS, ALL_HONORS,
     FOUR_CONCEALED_PUNGS, PURE_TERMINAL_CHOWS, QUADRUPLE_CHOW, FOUR_PURE_SHIFTED_PUNGS,
@@ -97,8 +97,8 @@ def _total(ft):
 def _exclude(ft):
     for f in ORDER:
         if ft[f] and not _mark[f]:
-            for x in EXCLUDES[f]:
-                _mark[x] = 1
+            for k in range(EXCL_AT[f], EXCL_AT[f + 1]):
+                _mark[EXCL[k]] = 1
     for f in range(NUM_FANS):
         if _mark[f]:
             ft[f] = 0

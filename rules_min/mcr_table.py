@@ -123,9 +123,9 @@ def name(fan, en=False):
 # Fans in the order exclusions are applied: higher points first.
 ORDER = b'\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x20\x21\x22\x23\x24\x25\x26\x27\x28\x29\x2a\x2b\x2c\x2d\x2e\x2f\x30\x31\x32\x33\x34\x35\x51\x36\x37\x38\x39\x3a\x3b\x3c\x3d\x3e\x3f\x40\x41\x42\x43\x44\x45\x46\x47\x48\x49\x4a\x4b\x4c\x4d\x4e\x4f\x50'
 
-# EXCLUDES[fan]: the fans a present fan rules out (不计), from seed 001 §三 and the 2016
+# _EXCLUDES[fan]: the fans a present fan rules out (不计), from seed 001 §三 and the 2016
 # supplement of seed 000 §二; lists are complete, they are not applied transitively.
-EXCLUDES = (
+_EXCLUDES = (
     bytes((BIG_THREE_WINDS, ALL_PUNGS, PREVALENT_WIND, SEAT_WIND, LITTLE_FOUR_WINDS)),  # 大四喜: 三风刻 碰碰和 圈风刻 门风刻 小四喜
     bytes((TWO_DRAGON_PUNGS, DRAGON_PUNG, LITTLE_THREE_DRAGONS)),  # 大三元: 双箭刻 箭刻 小三元
     bytes((HALF_FLUSH,)),  # 绿一色: 混一色
@@ -209,3 +209,14 @@ EXCLUDES = (
     bytes(()),  # 花牌
     bytes((MELDED_KONG, CONCEALED_KONG)),  # 明暗杠: 明杠 暗杠
 )
+
+# Packed once into one blob: EXCL[EXCL_AT[f]:EXCL_AT[f + 1]] are the fans f rules out. 82 small
+# bytes objects would cost the device a few KB of heap for the whole session.
+EXCL_AT = bytearray(NUM_FANS + 1)
+EXCL = bytearray()
+for _f in range(NUM_FANS):
+    EXCL_AT[_f] = len(EXCL)
+    EXCL.extend(_EXCLUDES[_f])
+EXCL_AT[NUM_FANS] = len(EXCL)
+EXCL = bytes(EXCL)
+del _EXCLUDES
