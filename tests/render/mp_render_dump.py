@@ -1,0 +1,90 @@
+# The MicroPython half of tests/render/test_render.py: draws the sample screens with the real
+# framebuf module and writes each frame buffer to OUTDIR, for pytest to compare with CPython's.
+#   micropython -X heapsize=4M tests/render/mp_render_dump.py OUTDIR
+# Files: <screen>_<w>x<h>_<blit|runs|bands>.bin, ops_<format>_<seed>.bin (fb_ops), and
+# report.txt: one "key value" line per measurement.
+import gc
+import sys
+
+import framebuf
+
+
+def _dirname(path):
+    i = path.rfind("/")
+    return path[:i] if i > 0 else "."
+
+
+HERE = _dirname(__file__)
+sys.path.append(HERE + "/../..")  # the repository root, for firmware.*
+
+import fb_ops  # noqa: E402
+from firmware.render import Renderer  # noqa: E402
+from render_samples import SCREENS, SIZES  # noqa: E402
+
+BAND = 16
+
+
+def new_fb(w, h, color):
+    if color:
+        buf = bytearray(w * h * 2)
+        return buf, framebuf.FrameBuffer(buf, w, h, framebuf.RGB565)
+    buf = bytearray(w * h // 8)
+    return buf, framebuf.FrameBuffer(buf, w, h, framebuf.MONO_VLSB)
+
+
+def draw_banded(r, w, h, color, model, scroll):
+    # as the ST7789 driver's show(): one band buffer, cleared, drawn shifted by -y0, sent
+    full = bytearray(w * h * 2 if color else w * h // 8)
+    band_bytes = w * BAND * 2 if color else w * BAND // 8
+    bbuf = bytearray(band_bytes)
+    fmt = framebuf.RGB565 if color else framebuf.MONO_VLSB
+    fb = framebuf.FrameBuffer(bbuf, w, BAND, fmt)
+    y = 0
+    while y < h:
+        fb.fill(0)
+        r.draw(fb, model, scroll, y, BAND)
+        start = y * w * 2 if color else (y // 8) * w
+        full[start : start + band_bytes] = bbuf
+        y += BAND
+    return full
+
+
+def write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def main(out):
+    report = []
+    for w, h, color in SIZES:
+        for blit in (True, False):
+            r = Renderer(w, h, color=color, blit=blit)
+            for name, model, scroll in SCREENS:
+                buf, fb = new_fb(w, h, color)
+                used = r.draw(fb, model, scroll)
+                report.append("scroll_%s_%dx%d %d" % (name, w, h, used))
+                write("%s/%s_%dx%d_%s.bin" % (out, name, w, h, "blit" if blit else "runs"), buf)
+        r = Renderer(w, h, color=color)
+        report.append("rows_%dx%d %d" % (w, h, r.rows))
+        for name, model, scroll in SCREENS:
+            write("%s/%s_%dx%d_bands.bin" % (out, name, w, h), draw_banded(r, w, h, color, model, scroll))
+        # bytes allocated by a draw must not grow with the number of glyphs drawn
+        buf, fb = new_fb(w, h, color)
+        for label, text in (("short", "清"), ("long", "清一色一色三同顺 Full Flush")):
+            model = (text, [text, text + "\t24", text], text)
+            r.draw(fb, model)
+            gc.collect()
+            a = gc.mem_alloc()
+            for _ in range(5):
+                r.draw(fb, model)
+            report.append("alloc_%s_%dx%d %d" % (label, w, h, (gc.mem_alloc() - a) // 5))
+    for fmt_name, _ in fb_ops.FORMATS:
+        for seed in (1, 2, 3):
+            data, reads = fb_ops.run(framebuf, seed, fmt_name, 37, 21)
+            write("%s/ops_%s_%d.bin" % (out, fmt_name, seed), data)
+            report.append("reads_%s_%d %s" % (fmt_name, seed, ",".join(str(v) for v in reads)))
+    write(out + "/report.txt", ("\n".join(report) + "\n").encode())
+    print("done")
+
+
+main(sys.argv[1])
