@@ -279,14 +279,17 @@ class App:
         return [s.player_at(c) for c in range(4)]
 
     def _status_lines(self):
+        # two chairs a line, so a 128x64 screen shows all four; this hand's points on a third
         s = self.session
         run = self.running()
-        lines = []
+        cells = []
         for c in range(4):
             p = s.chairs[c]
-            mark = "*" if c == s.dealer else " "
-            lines.append("%d%s%s %s %d%s" % (c + 1, s.seat_wind(c), mark, s.players[p], s.totals[p],
-                                              (" %+d" % run[c]) if run[c] else ""))
+            cells.append("%d%s%s%s %d" % (c + 1, s.seat_wind(c), "*" if c == s.dealer else "", s.players[p],
+                                           s.totals[p]))
+        lines = [cells[0] + "\t" + cells[1], cells[2] + "\t" + cells[3]]
+        if any(run):
+            lines.append(" ".join("%+d" % x for x in run))
         return lines
 
     # idle
@@ -470,9 +473,7 @@ class App:
         return None
 
     def _s_melds(self):
-        e = self.d["entry"]
-        lines = [e.notation() + ("[" + "".join(_tn(x) for x in e.current) if e.current else "")]
-        return self.tx("melds"), lines, "# " + self.tx("back")
+        return self.tx("melds"), _hand_lines(self.d["entry"]), "# " + self.tx("back")
 
     def _k_melds(self, key):
         e = self.d["entry"]
@@ -535,7 +536,7 @@ class App:
         need = e.need_concealed()
         have = len(e.concealed)
         prompt = "wintile" if e.size == 14 and have == need - 1 else "tiles"
-        return self.tx(prompt), [e.notation(), "%d/%d" % (have, need)], "# *"
+        return self.tx(prompt), _hand_lines(e) + ["%d/%d" % (have, need)], "# *"
 
     def _k_concealed(self, key):
         e = self.d["entry"]
@@ -1053,6 +1054,39 @@ def _preload(rules):
         import rules_min.sichuan
     else:
         import rules_min.guangdong
+
+
+def _compact(tiles):
+    # 1m2m3m5s -> 123m5s: fits the 128 px screen
+    out = ""
+    cur = ""
+    suit = None
+    for t in sorted(tiles):
+        if t >= 27:
+            if cur:
+                out += cur + "msp"[suit]
+                cur = ""
+                suit = None
+            out += _tn(t)
+        elif suit == t // 9:
+            cur += str(t % 9 + 1)
+        else:
+            if cur:
+                out += cur + "msp"[suit]
+            suit = t // 9
+            cur = str(t % 9 + 1)
+    if cur:
+        out += cur + "msp"[suit]
+    return out
+
+
+def _hand_lines(e):
+    """The entry so far on two short lines: claimed melds, then the concealed tiles."""
+    melds = " ".join(_compact(m[1]) for m in e.melds)
+    if e.current:
+        melds += (" " if melds else "") + "[" + _compact(e.current)
+    conc = _compact(e.concealed[:-1]) if e.size == 14 and e.complete() else _compact(e.concealed)
+    return [melds] if not e.concealed else ([melds, conc] if melds else [conc])
 
 
 def _tn(t):

@@ -1,7 +1,7 @@
 """Headless simulator: python -m simulator --board sim --script FILE --out DIR
 
-Runs a scripted session through the firmware application and writes every screen (a text dump,
-and a PNG when the renderer is present) and the journal to DIR."""
+Runs a scripted session through the firmware application and writes every screen (a text dump
+and a PNG as the board's display shows it) and the journal to DIR."""
 import argparse
 import os
 import sys
@@ -14,7 +14,7 @@ def main(argv=None):
     ap.add_argument("--board", default="sim")
     ap.add_argument("--script", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--png", action="store_true", help="also write a PNG per screen")
+    ap.add_argument("--no-png", dest="png", action="store_false", help="text dumps only")
     args = ap.parse_args(argv)
     from firmware.journal import Journal
     os.makedirs(os.path.join(args.out, "screens"), exist_ok=True)

@@ -159,3 +159,20 @@ def test_micropython_writes_the_same_journal(tmp_path):
         assert names and names == sorted(os.listdir(tmp_path / ("cp-" + name)))
         for n in names:
             assert (out / "journal" / n).read_bytes() == (tmp_path / ("cp-" + name) / n).read_bytes(), (name, n)
+
+
+def test_cli_writes_a_png_and_text_per_screen_and_the_journal(tmp_path):
+    out = tmp_path / "out"
+    p = subprocess.run([sys.executable, "-m", "simulator", "--board", "sim", "--script",
+                        str(SCEN / "mcr_one_hand.txt"), "--out", str(out)], cwd=REPO, capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    pngs = sorted((out / "screens").glob("*.png"))
+    txts = sorted((out / "screens").glob("*.txt"))
+    assert len(pngs) == len(txts) > 20
+    from simulator import png
+    w, h, rows = png.read_rgb(str(pngs[-1]))
+    assert (w, h) == (512, 256)     # 128x64 at 4x
+    assert len(set(bytes(r) for r in rows)) > 10    # not a blank picture
+    assert "组合龙" in (out / "screens.txt").read_text()
+    assert sorted(os.listdir(out / "journal"))
