@@ -1,0 +1,99 @@
+# Figures of the device application on the MicroPython unix port (run from build/mpy, .mpy files):
+#   micropython -X heapsize=256K -m mp_app SCRIPT [lfs]
+# Heap held after the imports and at the end of the session, the peak heap while a hand is scored (the preview after the flags), and the time from the last
+# seat's confirmation to the record on flash. With "lfs" the journal is on littlefs over a RAM
+# block device (the block device's bytes then count in the heap: use a big heap for that run).
+import gc
+import os
+import sys
+import time
+import micropython
+
+from firmware.journal import Journal
+from simulator.runner import Sim
+
+
+class RamBlocks:
+    def __init__(self, blocks, size=4096):
+        self.size = size
+        self.data = bytearray(blocks * size)
+
+    def readblocks(self, n, buf, off=0):
+        a = n * self.size + off
+        buf[:] = self.data[a:a + len(buf)]
+
+    def writeblocks(self, n, buf, off=None):
+        if off is None:
+            off = 0
+        a = n * self.size + off
+        self.data[a:a + len(buf)] = buf
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return len(self.data) // self.size
+        if op == 5:
+            return self.size
+        if op == 6:
+            return 0
+
+
+def main():
+    script = sys.argv[1]
+    lfs = len(sys.argv) > 2 and sys.argv[2] == "lfs"
+    if lfs:
+        bdev = RamBlocks(64)
+        os.VfsLfs2.mkfs(bdev)
+        os.mount(os.VfsLfs2(bdev), "/flash")
+        path = "/flash/journal"
+    else:
+        path = "/tmp/mp_app_journal"
+        try:
+            for n in os.listdir(path):
+                os.remove(path + "/" + n)
+        except OSError:
+            pass
+    commits = []
+    score_peaks = []
+
+    class TimedSim(Sim):
+        def boot(self):
+            Sim.boot(self)
+            app = self.app
+            commit = app._commit_hand
+            preview = app._preview_win
+
+            def timed_commit(h, time_out=False):
+                t = time.ticks_us()
+                commit(h, time_out)
+                commits.append(time.ticks_diff(time.ticks_us(), t))
+
+            def peak_preview():
+                gc.collect()
+                base = micropython.mem_current()
+                micropython.mem_peak()   # read only; peak is global, so track the delta
+                before = micropython.mem_peak()
+                preview()
+                score_peaks.append(micropython.mem_peak() - base if micropython.mem_peak() > before else 0)
+
+            app._commit_hand = timed_commit
+            app._preview_win = peak_preview
+
+    gc.collect()
+    start_alloc = gc.mem_alloc()
+    sim = TimedSim(lambda: Journal(path))
+    gc.collect()
+    after_boot = gc.mem_alloc()
+    t0 = time.ticks_ms()
+    sim.run(script)
+    ms = time.ticks_diff(time.ticks_ms(), t0)
+    gc.collect()
+    commits.sort()
+    print("steps", sim.steps, "records", sim.journal.last_seq, "ms", ms)
+    print("heap after boot", after_boot, "(imports and app)", "at end", gc.mem_alloc())
+    print("commit us median", commits[len(commits) // 2] if commits else 0, "max", commits[-1] if commits else 0,
+          "n", len(commits))
+    if score_peaks:
+        print("peak extra heap while scoring a hand", max(score_peaks))
+
+
+main()
