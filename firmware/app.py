@@ -123,6 +123,7 @@ class App:
     def _resume(self):
         cfg = None
         started = 0
+        closed = False
         for seq, data in self.j.records(1):
             rec = decode(data)
             if rec is None:
@@ -150,8 +151,14 @@ class App:
                 self._apply_correction(rec)
             elif kind == "session_end":
                 self.session.ended = self.session.ended or "hands"
+                closed = True
+            if kind == "session":
+                closed = False
         if self.session is not None:
             _preload(self.session.rules)
+            if self.session.ended and not closed:
+                # the power died between the last hand and the session's closing record
+                self._end_session()
             # the clock restarts at boot: the session's time runs from its record's time
             self.session.start_ms = self.clock() - max(0, self.now_s() - started) * 1000
             self.state = "ended" if self.session.ended else "main"

@@ -21,8 +21,6 @@ DEVICE_MODULES = ["firmware/drivers/mfrc522.py", "firmware/drivers/pn532.py",
                   "firmware/drivers/keypad.py", "firmware/drivers/ssd1306.py",
                   "firmware/drivers/st7789.py", "firmware/tile_tag.py"]
 
-pytestmark = pytest.mark.skipif(not MICROPYTHON.exists(),
-                                reason="micropython not in this venv (make venv)")
 
 
 def count_tests(path):

