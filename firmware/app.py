@@ -164,10 +164,11 @@ class App:
             self.state = "ended" if self.session.ended else "main"
 
     def _apply_correction(self, rec):
+        # a correction replaces the hand's points: "deltas" are the new ones, "was" the old
         s = self.session
         seats = rec.get("seats") or s.seats()
         for c in range(4):
-            s.totals[s.players.index(seats[c])] += rec["deltas"][c]
+            s.totals[s.players.index(seats[c])] += rec["deltas"][c] - rec["was"][c]
 
     # ---- settlement of the hand in progress ----
     def _settle(self, events):
@@ -987,24 +988,28 @@ class App:
             self.state = "ref"
         elif key == "#" and self.num:
             n = int(self.num)
+            cfg = self.session.cfg
             found = None
             for seq, data in self.j.records(1):
                 rec = decode(data)
-                if rec and rec.get("kind") == "hand" and rec.get("hand") == n and \
-                        rec.get("session") == self.session.cfg["session"] and \
-                        rec.get("table") == self.session.cfg["table"]:
-                    found = (seq, rec["seats"])
+                if rec is None:
+                    continue
+                if rec.get("kind") == "hand" and rec.get("hand") == n and \
+                        rec.get("session") == cfg["session"] and rec.get("table") == cfg["table"]:
+                    found = [seq, rec["seats"], rec["deltas"]]
+                elif rec.get("kind") == "correction" and found and rec["corrects"]["seq"] == found[0]:
+                    found[2] = rec["deltas"]   # the latest correction is what counts now
+            self.num = ""
             if found is None:
                 self.msg = "no such hand"
-                self.num = ""
                 return
-            self._begin("corr_delta", seq=found[0], seats=found[1], deltas=[], neg=False)
+            self._begin("corr_delta", seq=found[0], seats=found[1], was=found[2], deltas=[], neg=False)
 
     def _s_corr_delta(self):
         d = self.d
         c = len(d["deltas"])
-        return self.tx("corr_delta"), ["%d %s: %s%s" % (c + 1, d["seats"][c], "-" if d["neg"] else "", self.num)] + \
-            ["%+d" % x for x in d["deltas"]], self.tx("ok")
+        lines = ["%d %s %+d -> %s%s" % (c + 1, d["seats"][c], d["was"][c], "-" if d["neg"] else "", self.num)]
+        return self.tx("corr_delta"), lines + ["%+d" % x for x in d["deltas"]], self.tx("ok")
 
     def _k_corr_delta(self, key):
         d = self.d
@@ -1020,12 +1025,9 @@ class App:
             self.num = ""
             d["neg"] = False
             if len(d["deltas"]) == 4:
-                if sum(d["deltas"]) != 0:
-                    self.msg = "a correction moves points: it must sum to 0"
-                    d["deltas"] = []
-                    return
                 rec = {"v": 1, "kind": "correction", "corrects": {"device": self.device_id, "seq": d["seq"]},
-                       "seats": d["seats"], "deltas": d["deltas"], "reason": "referee", "time": self.now_s()}
+                       "seats": d["seats"], "deltas": d["deltas"], "was": d["was"], "reason": "referee",
+                       "time": self.now_s()}
                 self.j.append(payload(rec))
                 self._apply_correction(rec)
                 self.msg = self.tx("saved")

@@ -81,12 +81,16 @@ def test_full_mcr_session_with_chair_changes_power_cut_and_correction(tmp_path):
     assert hands[8]["seats"] == ["13", "14", "12", "11"]
     assert hands[12]["seats"] == ["14", "13", "11", "12"]
     assert [h["prevalent_wind"] for h in hands] == ["E"] * 4 + ["S"] * 4 + ["W"] * 4 + ["N"] * 4
-    # totals: every hand's deltas plus the correction, whatever the seats
+    # totals: every hand's deltas, hand 3's replaced by the referee's correction
+    corr = [r for r in recs if r["kind"] == "correction"][0]
+    assert corr["deltas"] == [5, -5, 0, 0] and corr["was"] == hands[2]["deltas"]
     want = {p: 0 for p in ["11", "12", "13", "14"]}
     for r in recs:
-        if r["kind"] in ("hand", "correction"):
+        if r["kind"] == "hand":
             for c in range(4):
                 want[r["seats"][c]] += r["deltas"][c]
+    for c in range(4):
+        want[corr["seats"][c]] += corr["deltas"][c] - corr["was"][c]
     assert recs[-1]["match_scores"] == want
     # 15 points of penalties left the table (5 + 10 for the empty calls of hand 5)
     assert sum(want.values()) == -15
