@@ -96,3 +96,13 @@ bench: venv
 
 clean:
 	rm -rf build
+
+# Tournament server: `make serve` (SQLite in ./tournament.db; DB=postgresql://... for PostgreSQL),
+# `make server-bench` (upload and standings figures on SQLite and a throwaway PostgreSQL).
+.PHONY: serve server-bench
+DB ?= sqlite:///tournament.db
+serve: venv
+	$(BIN)/python -m host_tools serve --db $(DB)
+
+server-bench: venv
+	$(BIN)/python bench/server_bench.py --json build/bench/server_bench.json

@@ -1026,8 +1026,8 @@ class App:
             d["neg"] = False
             if len(d["deltas"]) == 4:
                 rec = {"v": 1, "kind": "correction", "corrects": {"device": self.device_id, "seq": d["seq"]},
-                       "seats": d["seats"], "deltas": d["deltas"], "was": d["was"], "reason": "referee",
-                       "time": self.now_s()}
+                       "seats": d["seats"], "deltas": d["deltas"], "was": d["was"], "reason": "corrected at the table",
+                       "referee": "table PIN", "time": self.now_s()}
                 self.j.append(payload(rec))
                 self._apply_correction(rec)
                 self.msg = self.tx("saved")

@@ -1,0 +1,150 @@
+"""Test helpers: an HTTP client, records signed exactly as the contract says (written here from
+the contract, independently of host_tools.server.records), and synthetic tournaments."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import http.client
+import json
+import random
+from typing import Any, Optional
+from urllib.parse import urlsplit
+
+
+class Client:
+    """A keep-alive HTTP/1.1 client for one server; json_ methods decode JSON replies."""
+
+    def __init__(self, base: str, token: Optional[str] = None):
+        u = urlsplit(base)
+        self.host, self.port = u.hostname, u.port
+        self.base = base
+        self.token = token
+        self.conn: Optional[http.client.HTTPConnection] = None
+
+    def request(self, method: str, path: str, body: Any = None, headers: Optional[dict] = None, raw: Optional[bytes] = None):
+        h = dict(headers or {})
+        data = raw
+        if body is not None:
+            data = json.dumps(body).encode()
+            h.setdefault("Content-Type", "application/json")
+        if self.token and "Authorization" not in h:
+            h["Authorization"] = "Bearer " + self.token
+        for attempt in range(2):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+            try:
+                self.conn.request(method, path, body=data, headers=h)
+                r = self.conn.getresponse()
+                payload = r.read()
+                if r.getheader("Connection", "").lower() == "close":
+                    self.conn.close()
+                    self.conn = None
+                return r.status, dict(r.getheaders()), payload
+            except (ConnectionError, http.client.RemoteDisconnected, http.client.CannotSendRequest, BrokenPipeError):
+                self.conn.close()
+                self.conn = None
+                if attempt:
+                    raise
+
+    def json(self, method: str, path: str, body: Any = None, **kw) -> tuple[int, Any]:
+        status, headers, payload = self.request(method, path, body, **kw)
+        ctype = headers.get("Content-Type", "")
+        return status, json.loads(payload) if ctype.startswith("application/json") else payload.decode()
+
+    def get(self, path: str) -> tuple[int, Any]:
+        return self.json("GET", path)
+
+    def post(self, path: str, body: Any = None) -> tuple[int, Any]:
+        return self.json("POST", path, body)
+
+    def close(self):
+        if self.conn:
+            self.conn.close()
+            self.conn = None
+
+
+# --------------------------------------------------------------------------- the contract
+
+def payload_bytes(body: dict) -> bytes:
+    return b"\x01" + json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def signature(key: bytes, device: str, seq: int, payload: bytes) -> str:
+    return hmac.new(key, device.encode() + b"\x00" + seq.to_bytes(4, "big") + payload, hashlib.sha256).hexdigest()
+
+
+def envelope(key: bytes, device: str, seq: int, body: dict) -> dict:
+    p = payload_bytes(body)
+    return {"device": device, "seq": seq, "payload": base64.b64encode(p).decode(), "sig": signature(key, device, seq, p)}
+
+
+def session_rec(t: str, session: int, table: int, seats: list, rules: str = "mcr", time: int = 1_700_000_000) -> dict:
+    return {"v": 1, "kind": "session", "tournament": t, "session": session, "table": table, "rules": rules, "seats": seats, "first_dealer": 0, "time": time}
+
+
+def hand_rec(t: str, session: int, table: int, hand: int, seats: list, deltas: list, winner: Optional[int] = None, discarder: Optional[int] = None,
+             fans: int = 8, rules: str = "mcr", time: int = 1_700_000_000, events: Optional[list] = None, winners: Optional[list] = None) -> dict:
+    ws = winners if winners is not None else ([] if winner is None else [winner])
+    return {
+        "v": 1, "kind": "hand", "tournament": t, "session": session, "table": table, "hand": hand, "rules": rules, "seats": seats,
+        "dealer": (hand - 1) % 4, "prevalent_wind": "ESWN"[((hand - 1) // 4) % 4], "events": events or [], "deltas": deltas,
+        "fans": {"seat": ws[0], "total": fans, "names": ["清一色"] if fans >= 24 else ["平和"]} if ws else None,
+        "winners": ws, "discarder": discarder, "time": time,
+    }
+
+
+def correction_rec(device: str, seq: int, deltas: list, reason: str = "miskeyed", referee: str = "ref", time: int = 1_700_000_500) -> dict:
+    return {"v": 1, "kind": "correction", "corrects": {"device": device, "seq": seq}, "deltas": deltas, "reason": reason, "referee": referee, "time": time}
+
+
+def end_rec(t: str, session: int, table: int, hands: int, scores: dict, time: int = 1_700_007_000) -> dict:
+    return {"v": 1, "kind": "session_end", "tournament": t, "session": session, "table": table, "hands": hands, "match_scores": scores, "time": time}
+
+
+def mcr_deltas(rng: random.Random, winner: Optional[int], discarder: Optional[int], fans: int) -> list:
+    """MCR payments: every loser pays 8; the discarder (or all three on a self-draw) also pays the fans."""
+    d = [0, 0, 0, 0]
+    if winner is None:
+        return d
+    for s in range(4):
+        if s == winner:
+            continue
+        pay = 8 + (fans if discarder is None or s == discarder else 0)
+        d[s] -= pay
+        d[winner] += pay
+    return d
+
+
+class Device:
+    """A table device: key, id and its own seq counter."""
+
+    def __init__(self, device_id: str, key: Optional[bytes] = None):
+        self.id = device_id
+        self.key = key or hashlib.sha256(device_id.encode()).digest()
+        self.seq = 0
+
+    def next(self, body: dict) -> dict:
+        self.seq += 1
+        return envelope(self.key, self.id, self.seq, body)
+
+
+def synthetic_session(t: str, session: int, tables: list, devices: dict, rng: random.Random, hands: int = 16, t0: int = 1_700_000_000) -> tuple[list, dict]:
+    """Records of one MCR session: per table a session record, ``hands`` hands, a session_end.
+    tables: [(table_no, [4 player ids])]. Returns (envelopes, expected match scores per player)."""
+    out, scores = [], {}
+    for table_no, seats in tables:
+        dev = devices.setdefault(table_no, Device("dev-%d" % table_no))
+        out.append(dev.next(session_rec(t, session, table_no, list(seats), time=t0)))
+        tot = [0, 0, 0, 0]
+        for h in range(1, hands + 1):
+            w = rng.choice([None, 0, 1, 2, 3, 0, 1, 2, 3])
+            dis = None if w is None or rng.random() < 0.3 else rng.choice([s for s in range(4) if s != w])
+            fans = rng.choice([8, 8, 9, 10, 12, 16, 24, 32, 64])
+            d = mcr_deltas(rng, w, dis, fans)
+            tot = [a + b for a, b in zip(tot, d)]
+            out.append(dev.next(hand_rec(t, session, table_no, h, list(seats), d, w, dis, fans, time=t0 + 60 * 7 * h)))
+        out.append(dev.next(end_rec(t, session, table_no, hands, dict(zip(seats, tot)), time=t0 + 60 * 7 * hands + 30)))
+        for p, v in zip(seats, tot):
+            scores[p] = v
+    return out, scores

@@ -1,0 +1,238 @@
+"""Standings recomputed from uploaded records, corrections, penalties and play-offs; the
+expected values are the hand-worked ones of tests/tournament (same tournaments, now arriving
+as signed hand records through HTTP, on SQLite and on PostgreSQL)."""
+from fractions import Fraction as F
+
+from host_tools.tournament.exports import format_score
+
+from .helpers import Device, correction_rec, end_rec, hand_rec, session_rec
+
+T0 = 1_700_000_000
+
+
+def setup(server, fmt, tid="T", settings=None, players=None):
+    st, body = server.org.post("/api/tournaments", {"id": tid, "name": "Test " + tid, "format": fmt, "settings": settings or {}})
+    assert st == 201, body
+    if players:
+        st, body = server.org.post("/api/tournaments/%s/players" % tid, [{"id": p, "name": "Name " + p, "draw": i + 1} for i, p in enumerate(players)])
+        assert st == 200, body
+
+
+def device(server, name):
+    dev = Device(name)
+    assert server.org.post("/api/devices", {"id": dev.id, "key": dev.key.hex()})[0] == 201
+    return dev
+
+
+def upload(server, envs):
+    st, body = server.anon.post("/api/records:batch", envs)
+    assert st == 200 and all(r["status_code"] in (200, 201) for r in body["results"]), body
+    return body
+
+
+def table_records(dev, tid, session, table, scores, rules="mcr", hands=1):
+    """One session record and hands whose deltas add up to ``scores`` (player -> match score)."""
+    seats = list(scores) + [None] * (4 - len(scores))
+    deltas = [scores.get(p, 0) if p else 0 for p in seats]
+    envs = [dev.next(session_rec(tid, session, table, seats, rules, time=T0))]
+    w = max(range(len(scores)), key=lambda i: deltas[i])
+    envs.append(dev.next(hand_rec(tid, session, table, 1, seats, deltas, w, None, 8, rules, time=T0 + 600)))
+    for h in range(2, hands + 1):
+        envs.append(dev.next(hand_rec(tid, session, table, h, seats, [0, 0, 0, 0], None, None, 0, rules, time=T0 + 600 * h)))
+    return envs
+
+
+def fmt_rows(rows, *cols):
+    return [tuple(r[c] for c in cols) for r in rows]
+
+
+# seed 000, as test_standings_three_sessions_by_hand
+S1 = [{"A": 50, "B": 20, "C": -20, "D": -50}, {"E": 30, "F": 30, "G": -30, "H": -30}]
+S2 = [{"A": -10, "E": 40, "C": -10, "G": -20}, {"B": 35, "F": 5, "D": -10, "H": -30}]
+S3 = [{"A": 0, "F": 0, "D": 0, "H": 0}, {"B": 10, "E": -10, "C": 25, "G": -25}]
+
+
+def test_mcr_three_sessions_by_hand(server):
+    setup(server, "mcr_000", players="ABCDEFGH")
+    devs = [device(server, "t1"), device(server, "t2")]
+    for s, session in enumerate([S1, S2, S3], 1):
+        for t, scores in enumerate(session, 1):
+            upload(server, table_records(devs[t - 1], "T", s, t, scores))
+    st, body = server.anon.get("/api/tournaments/T/standings")
+    assert st == 200
+    assert fmt_rows(body["standings"], "rank", "player", "standard", "match") == [
+        (1, "B", "8", "65"), (2, "E", "8", "60"), (3, "A", "7.25", "40"), (4, "F", "6.75", "35"),
+        (5, "C", "6.5", "-5"), (6, "D", "2.75", "-60"), (7, "H", "2.25", "-60"), (8, "G", "0.5", "-75"),
+    ]
+    assert body["problems"] == []
+    # per-table standard scores sum to the format's total (7 at four players)
+    for s in (1, 2, 3):
+        for t in (1, 2):
+            tb = server.anon.get("/api/tournaments/T/tables/%d/%d" % (s, t))[1]
+            assert sum(F(p["standard_exact"]) for p in tb["players"]) == 7
+
+
+def test_correction_and_penalties_change_standings(server):
+    setup(server, "mcr_000", players="ABCD")
+    dev = device(server, "t1")
+    upload(server, table_records(dev, "T", 1, 1, {"A": 30, "B": 10, "C": -10, "D": -30}))
+    # the hand is record seq 2 of t1: the referee moves 40 points from A to D
+    st, c = server.ref.post("/api/tournaments/T/corrections", {"device": "t1", "seq": 2, "deltas": [-10, 10, -10, 10], "reason": "wrong winner"})
+    assert st == 201, c
+    rows = server.anon.get("/api/tournaments/T/standings")[1]["standings"]
+    # B 10, D 10 tie first (3 each), A -10, C -10 tie third (1/2 each)
+    assert fmt_rows(rows, "player", "standard", "match") == [("B", "3", "10"), ("D", "3", "10"), ("A", "0.5", "-10"), ("C", "0.5", "-10")]
+    # late 5 minutes (seed 000: -10) for D
+    st, p = server.ref.post("/api/tournaments/T/penalties", {"session": 1, "player": "D", "kind": "late", "minutes": 5, "reason": "late"})
+    assert st == 201, p
+    rows = server.anon.get("/api/tournaments/T/standings")[1]["standings"]
+    # B 10 (4), D 0 (2), A -10 C -10 (1/2 each)
+    assert fmt_rows(rows, "player", "standard", "match") == [("B", "4", "10"), ("D", "2", "0"), ("A", "0.5", "-10"), ("C", "0.5", "-10")]
+    # revoke it: back to the tie
+    assert server.ref.json("DELETE", "/api/tournaments/T/penalties/%d" % p["id"])[0] == 200
+    rows = server.anon.get("/api/tournaments/T/standings")[1]["standings"]
+    assert rows[0]["standard"] == "3"
+    # disqualify A: forfeits, listed last without rank; the other three score 4/2/1
+    server.ref.post("/api/tournaments/T/penalties", {"session": 1, "player": "A", "kind": "disqualification", "reason": "有意诈和"})
+    rows = server.anon.get("/api/tournaments/T/standings")[1]["standings"]
+    assert fmt_rows(rows, "rank", "player", "standard", "status") == [(1, "B", "3", ""), (1, "D", "3", ""), (3, "C", "1", ""), (None, "A", "0", "disqualified")]
+    # every change is in the audit log, with before/after
+    log = server.org.get("/api/audit?tournament=T")[1]
+    actions = [a["action"] for a in log]
+    assert {"correction.add", "penalty.add", "penalty.revoke"} <= set(actions)
+    corr = next(a for a in log if a["action"] == "correction.add")
+    assert corr["before_value"] == {"deltas": [30, 10, -10, -30]} and corr["after_value"]["deltas"] == [-10, 10, -10, 10] and corr["actor"] == "ref"
+
+
+def test_late_forfeit_seated_player_swiss_by_hand(server):
+    # seed 001, as test_swiss_standings_by_hand: H forfeits session 1 (late 20 min)
+    setup(server, "mcr_swiss_001", players="ABCDEFGH")
+    d1, d2 = device(server, "t1"), device(server, "t2")
+    server.org.post("/api/tournaments/T/seatings/1", {"method": "manual", "tables": [list("ABCD"), list("EFGH")]})
+    upload(server, table_records(d1, "T", 1, 1, {"A": 40, "B": 10, "C": -20, "D": -30}))
+    upload(server, table_records(d2, "T", 1, 2, {"E": 20, "F": 0, "G": -20}))
+    server.ref.post("/api/tournaments/T/penalties", {"session": 1, "player": "H", "kind": "late", "minutes": 20, "reason": "late"})
+    upload(server, table_records(d1, "T", 2, 1, {"A": 5, "E": 5, "F": -5, "B": -5}))
+    upload(server, table_records(d2, "T", 2, 2, {"C": 10, "D": 10, "G": 10, "H": -30}))
+    rows = server.anon.get("/api/tournaments/T/standings")[1]["standings"]
+    assert fmt_rows(rows, "rank", "player", "standard", "match") == [
+        (1, "A", "7", "1045"), (2, "E", "6", "1025"), (3, "C", format_score(F(10, 3)), "990"), (4, "B", "2.5", "1005"),
+        (5, "G", format_score(F(7, 3)), "990"), (6, "D", format_score(F(7, 3)), "980"), (7, "F", "1.5", "995"), (8, "H", "0", "470"),
+    ]
+    assert rows[-1]["sessions"][0]["status"] == "forfeit"
+
+
+GD_PRELIM = [
+    [{"a": 80, "b": 70, "g": -100, "h": -140}, {"c": 40, "d": 40, "e": 10, "f": 0}],
+    [{"a": 20, "c": 30, "e": 0, "g": -50}, {"b": 30, "d": 20, "f": 10, "h": -60}],
+    [{"a": 0, "d": 0, "f": -10, "g": 10}, {"b": 0, "c": -10, "e": 0, "h": 10}],
+    [{"a": 0, "b": 0, "c": -10, "d": -10}, {"e": -10, "f": 0, "g": 10, "h": 10}],
+]
+
+
+def test_guangdong_final_needs_ratio(server):
+    setup(server, "guangdong_004", players="abcdefgh")
+    devs = [device(server, "t1"), device(server, "t2")]
+    for s, session in enumerate(GD_PRELIM, 1):
+        for t, scores in enumerate(session, 1):
+            upload(server, table_records(devs[t - 1], "T", s, t, scores, "guangdong"))
+    rows = server.anon.get("/api/tournaments/T/standings")[1]["standings"]
+    assert fmt_rows(rows, "rank", "player", "match") == [(1, "a", "100"), (2, "b", "100"), (3, "c", "50"), (4, "d", "50"), (5, "e", "0"), (5, "f", "0"), (7, "g", "-130"), (8, "h", "-180")]
+    st, seat = server.org.post("/api/tournaments/T/seatings/5", {"method": "rank", "save": False})
+    assert seat["tables"][0]["players"] == ["a", "b", "c", "d"]
+    upload(server, table_records(devs[0], "T", 5, 1, {"a": -20, "b": 30, "c": 5, "d": -20}, "guangdong"))
+    body = server.anon.get("/api/tournaments/T/standings")[1]
+    assert any("ratio" in p for p in body["problems"])  # refused without the organizer's ratio
+    assert body["standings"][0]["player"] == "a"  # preliminary standings still shown
+    assert server.org.json("PATCH", "/api/tournaments/T", {"settings": {"carry_ratio": "1/2"}})[0] == 200
+    body = server.anon.get("/api/tournaments/T/standings")[1]
+    assert fmt_rows(body["standings"], "rank", "player", "match")[:4] == [(1, "b", "80"), (2, "a", "30"), (3, "c", "30"), (4, "d", "5")]
+    assert body["problems"] == []
+
+
+def test_sichuan_stage1_ties_and_playoff(server):
+    setup(server, "sichuan_003", players=["p1", "p2", "p3", "p4", "r1", "r2", "r3", "r4"])
+    d1, d2 = device(server, "t1"), device(server, "t2")
+
+    def games(dev, table, totals, wins):
+        seats = list(totals)
+        envs = [dev.next(session_rec("T", 1, table, seats, "sichuan", time=T0))]
+        envs.append(dev.next(hand_rec("T", 1, table, 1, seats, [totals[p] for p in seats], None, None, 0, "sichuan", time=T0 + 60, winners=[])))
+        h = 1
+        for i, p in enumerate(seats):
+            for _ in range(wins[p]):
+                h += 1
+                envs.append(dev.next(hand_rec("T", 1, table, h, seats, [0, 0, 0, 0], None, None, 1, "sichuan", time=T0 + 60 * h, winners=[i])))
+        return envs
+
+    # as test_stage1_ties_by_net_then_wins: p2 lost 10 to an off-table penalty (score 50, net 60)
+    upload(server, games(d1, 1, {"p1": 120, "p2": 60, "p3": 50, "p4": -220}, {"p1": 3, "p2": 2, "p3": 3, "p4": 0}))
+    server.ref.post("/api/tournaments/T/penalties", {"session": 1, "player": "p2", "kind": "points", "points": -10, "reason": "tier 1"})
+    # as test_tie_across_the_cut_needs_the_playoff: r2 and r3 tie on everything across 2nd place
+    upload(server, games(d2, 2, {"r1": 100, "r2": 0, "r3": 0, "r4": -100}, {"r1": 3, "r2": 1, "r3": 1, "r4": 0}))
+    body = server.anon.get("/api/tournaments/T/standings")[1]
+    assert any("play-off" in p for p in body["problems"])
+    st, _ = server.ref.post("/api/tournaments/T/playoffs", {"session": 1, "table": 2, "scores": {"r2": -10, "r3": 20}})
+    assert st == 201
+    body = server.anon.get("/api/tournaments/T/standings")[1]
+    assert body["problems"] == []
+    assert body["stages"][0]["advancing"] == ["p1", "p2", "r1", "r3"]
+    t1 = body["stages"][0]["tables"][0]["places"]
+    assert [(x["player"], x["score"], x["net"], x["wins"]) for x in t1][:3] == [("p1", "120", "120", 3), ("p2", "50", "60", 2), ("p3", "50", "50", 3)]
+
+
+def test_survival_table_by_hand(server):
+    # as test_threshold_during_a_hand_applies_from_the_next_hand: hands end at 10, 33, 40 minutes
+    setup(server, "mcr_survival", players="ABCD", settings={"start_time": T0})
+    dev = device(server, "t1")
+    seats = list("ABCD")
+    envs = [dev.next(session_rec("T", 1, 1, seats, time=T0))]
+    envs.append(dev.next(hand_rec("T", 1, 1, 1, seats, [48, -16, -16, -16], 0, None, 8, time=T0 + 600)))
+    envs.append(dev.next(hand_rec("T", 1, 1, 2, seats, [-8, 34, -18, -8], 1, 2, 10, time=T0 + 33 * 60)))
+    envs.append(dev.next(hand_rec("T", 1, 1, 3, seats, [-16, -8, -8, 32], 3, 0, 8, time=T0 + 40 * 60)))
+    upload(server, envs)
+    body = server.anon.get("/api/tournaments/T/standings")[1]
+    assert body["survival"]["tables"][0]["multipliers"] == [1, 1, 2]
+    assert body["survival"]["complete"]
+    assert fmt_rows(body["standings"], "rank", "player", "score", "out") == [(1, "D", "90", False), (2, "A", "58", False), (3, "B", "52", False), (4, "C", "0", True)]
+
+
+def test_duplicate_hand_and_session_end_cross_check(server):
+    setup(server, "mcr_000", players="ABCD")
+    dev = device(server, "t1")
+    upload(server, table_records(dev, "T", 1, 1, {"A": 30, "B": 10, "C": -10, "D": -30}))
+    upload(server, [dev.next(hand_rec("T", 1, 1, 1, list("ABCD"), [0, 0, 0, 0]))])  # hand 1 again
+    upload(server, [dev.next(end_rec("T", 1, 1, 1, {"A": 30, "B": 10, "C": -10, "D": -31}))])
+    body = server.anon.get("/api/tournaments/T/standings")[1]
+    assert any("duplicates" in p for p in body["problems"])
+    assert body["standings"][0]["match"] == "30"  # the first stored hand counts
+    tb = server.anon.get("/api/tournaments/T/tables/1/1")[1]
+    assert tb["problems"] and len(tb["duplicates"]) == 1
+
+
+def test_player_hands_awards_exports(server):
+    setup(server, "mcr_000", players="ABCD")
+    server.org.post("/api/tournaments/T/players", [{"id": "A", "name": "Martin, Anna", "draw": 1, "ema_id": "04010012", "country": "FRA"}])
+    dev = device(server, "t1")
+    seats = list("ABCD")
+    envs = [dev.next(session_rec("T", 1, 1, seats, time=T0))]
+    envs.append(dev.next(hand_rec("T", 1, 1, 1, seats, [24, -8, -8, -8], 0, None, 8, time=T0 + 300)))
+    envs.append(dev.next(hand_rec("T", 1, 1, 2, seats, [-32, 48, -8, -8], 1, 0, 24, time=T0 + 900)))
+    envs.append(dev.next(hand_rec("T", 1, 1, 3, seats, [0, 0, 0, 0], None, None, 0, time=T0 + 1500)))
+    upload(server, envs)
+    st, ph = server.anon.get("/api/tournaments/T/players/A/hands")
+    assert st == 200 and [h["delta"] for h in ph["hands"]] == [24, -32, 0]
+    assert server.anon.get("/api/tournaments/T/players/nobody/hands")[0] == 404
+    aw = server.anon.get("/api/tournaments/T/awards")[1]["awards"]
+    assert aw["biggest_hand"]["winner"] == "B" and aw["biggest_hand"]["hand"]["fans"] == 24
+    assert aw["most_self_draws"]["winner"] == "A"
+    assert aw["fewest_deal_ins"]["winner"] == "B"  # A dealt in once; B, C, D none: B ranks best
+    st, headers, csv_text = server.anon.request("GET", "/api/tournaments/T/export/standings.csv")
+    assert st == 200 and headers["Content-Type"].startswith("text/csv")
+    lines = csv_text.decode().splitlines()
+    assert lines[0].startswith("rank,player,name,standard,match") and lines[1].startswith("1,B,Name B,4,40")
+    hands = server.anon.request("GET", "/api/tournaments/T/export/hands.csv")[2].decode().splitlines()
+    assert hands[1] == "1,1,1,A,,1,8,5,A:24;B:-8;C:-8;D:-8"
+    ema = server.anon.request("GET", "/api/tournaments/T/export/ema.csv")[2].decode().splitlines()
+    assert ema[0] == "Rank,EMA number,Last name,First name,Country,Table points,Match points"
+    assert "2,04010012,Martin,Anna,FRA,2,-8" in ema
