@@ -27,6 +27,8 @@ FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/*.py firmware/dri
 SCRIPT ?= simulator/scenarios/mcr_session.txt
 OUT ?= build/mp-sim
 
+
+.PHONY: system-deps
 .PHONY: venv test pytest mp-test mpy mp-score mp-settle mp-sim sim-mpy bench clean
 
 venv: $(STAMP)
@@ -38,9 +40,12 @@ $(STAMP): requirements-dev.txt pyproject.toml
 	$(BIN)/python -m pip install -q --no-deps -e . >&2
 	touch $@
 
-test: venv
+test: venv system-deps
 	$(BIN)/python -m pytest -q tests
 	$(MAKE) --no-print-directory mp-test
+
+system-deps:
+	@bash tools/system_deps.sh
 
 mp-test: venv
 	$(MICROPYTHON) -X heapsize=256K tests/mp_run.py $(MP_TESTS)
