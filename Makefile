@@ -111,3 +111,36 @@ serve: venv
 
 server-bench: venv
 	$(BIN)/python bench/server_bench.py --json build/bench/server_bench.json
+
+# Boards (board_configs/NAME.py). `make firmware BOARD=pico` compiles the device's modules to
+# build/BOARD/fs (with a manifest.py for a frozen build and a size report); `make deploy BOARD=pico
+# PORT=/dev/ttyACM0` copies that tree with mpremote and checks every file's sha256 on the board.
+# `make sim` opens the simulator window (the terminal without a display).
+.PHONY: firmware deploy sim sim-terminal sim-window-ref
+BOARD ?= pico
+PORT ?= /dev/ttyACM0
+firmware: venv
+	$(BIN)/python tools/firmware_build.py --board $(BOARD) --mpy-cross $(MPY_CROSS)
+
+deploy: firmware
+	$(BIN)/python tools/deploy.py --board $(BOARD) --port $(PORT) --mpremote $(BIN)/mpremote
+
+sim: venv
+	$(BIN)/python -m simulator.window
+
+sim-terminal: venv
+	$(BIN)/python -m simulator.window --terminal
+
+# Rewrite the simulator window's reference screenshots; look at each before committing them.
+sim-window-ref: venv
+	SIM_WINDOW_UPDATE=1 $(BIN)/python -m pytest -q tests/sim_window
+
+# Host link (firmware/link.py, host_tools/sync.py): `make sync-test` runs tests/sync (framing,
+# HMAC, the simulator and MicroPython devices on ptys, the 200-session faulty-line relay);
+# `make sync-bench` the figures (records/s, bytes on the wire, a day's sync, MicroPython heap).
+.PHONY: sync-test sync-bench
+sync-test: venv
+	$(BIN)/python -m pytest -q tests/sync
+
+sync-bench: venv
+	$(BIN)/python bench/sync_bench.py --json build/bench/sync_bench.json

@@ -27,6 +27,12 @@ def build_parser():
     p.add_argument("--create-account", metavar="NAME", help="create an account (password from $MT_PASSWORD or a prompt) and exit")
     p.add_argument("--role", choices=("organizer", "referee"), default="organizer", help="role for --create-account")
     p.set_defaults(run=lambda args: __import__("host_tools.server.main", fromlist=["main"]).main(args))
+
+    from host_tools import tags
+    tags.add_parser(sub)
+
+    from host_tools import sync
+    sync.add_parser(sub)
     return parser
 
 

@@ -15,6 +15,11 @@ def main(argv=None):
     ap.add_argument("--script", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--no-png", dest="png", action="store_false", help="text dumps only")
+    ap.add_argument("--serial", action="store_true",
+                    help="be a device on a pty (prints its path): the link runs with the script, then alone "
+                         "until the host says BYE or hangs up (simulator/serial_device.py)")
+    ap.add_argument("--device-id", default="sim-1", help="the box's device id (default sim-1)")
+    ap.add_argument("--keep-serving", action="store_true", help="with --serial: serve until SIGINT/SIGTERM")
     args = ap.parse_args(argv)
     from firmware.journal import Journal
     os.makedirs(os.path.join(args.out, "screens"), exist_ok=True)
@@ -35,9 +40,13 @@ def main(argv=None):
         if render is not None:
             render(screen, os.path.join(args.out, "screens", "%04d.png" % n))
 
-    sim = Sim(lambda: Journal(jdir), on_screen=on_screen)
+    sim = Sim(lambda: Journal(jdir), device_id=args.device_id, on_screen=on_screen)
     try:
-        sim.run(args.script)
+        if args.serial:
+            from simulator import serial_device
+            serial_device.run(sim, args.out, script=args.script, keep=args.keep_serving, board=args.board)
+        else:
+            sim.run(args.script)
     finally:
         log.close()
     print("%d screens, %d journal records in %s" % (sim.steps, sim.journal.last_seq, args.out))

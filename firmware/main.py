@@ -1,0 +1,287 @@
+# The device's main loop. On a board the build's /main.py runs `from firmware.main import run;
+# run()`; the simulator builds a Device around its virtual hardware and calls step() itself.
+#
+#   run()   board_config -> hardware, journal on flash, App, then forever: step(), sleep 5 ms
+#
+# One step never blocks for long: the keypad is scanned once (debounced over scans, so the
+# 5 ms period matters), at most a few queued keys go to the app; the serial link is read without
+# waiting; the reader is polled every READ_MS (an empty poll is ~2 ms, bounded
+# by the driver); app.tick(); the screen model is rebuilt only when something happened (or
+# once a second, for the clock) and the display redrawn only when the model changed, or when a
+# screen with more lines than fit pages on (every SCROLL_MS).
+#
+# The host link (firmware/link.py; its TAGS requests go to firmware/tags_mode.py) is polled a
+# few times per step, each poll bounded by the link itself.
+#
+# Tags: one tag per poll; its pages 4-7 are read, the tag is halted (it stays silent until it
+# leaves the field, so one tap is one read) and identified (record, else the UID registry);
+# app.tap(uid, tile) or app.tap(uid, message) for a tag that is not a tile of this set.
+import gc
+import sys
+
+try:
+    from time import sleep_ms, ticks_diff, ticks_ms
+except ImportError:  # CPython (tests): a plain millisecond clock
+    import time as _time
+
+    def ticks_ms():
+        return int(_time.monotonic() * 1000)
+
+    def ticks_diff(a, b):
+        return a - b
+
+    def sleep_ms(ms):
+        _time.sleep(ms / 1000)
+
+from firmware import tile_tag
+from firmware.tags_mode import TagsMode, attach
+
+OK = 0
+NO_TAG = 1
+MULTIPLE = 2
+READ_MS = 100
+SCROLL_MS = 2500
+REFRESH_MS = 1000
+MAX_KEYS = 4
+LOOP_MS = 5
+TAG_MESSAGES = {
+    "blank": "blank tag: not written yet",
+    "corrupt": "not a tile tag",
+    "foreign_set": "tile of another set",
+    "version": "newer tag format",
+}
+_COMBO = "*0#"  # on the idle screen: the tag checker
+
+
+class Clock:
+    """Milliseconds since boot that never wrap (ticks_ms wraps after 2^30 ms on most ports)."""
+
+    def __init__(self, ticks=ticks_ms):
+        self.ticks = ticks
+        self.last = ticks()
+        self.ms = 0
+
+    def __call__(self):
+        now = self.ticks()
+        self.ms += ticks_diff(now, self.last)
+        self.last = now
+        return self.ms
+
+
+class Device:
+    def __init__(self, hw, app, clock, tag_set=1, registry=None, link=None, files=None):
+        self.hw = hw
+        self.app = app
+        self.clock = clock
+        self.tag_set = tag_set
+        self.registry = registry
+        self.files = files  # folder for tagset / uidreg.bin, None: not saved
+        self.tags = TagsMode(self)
+        self.link = link  # firmware.link.Link: polled every step, its TAGS requests to self.tags
+        if link is not None:
+            attach(link, self.tags)
+        self.buf = bytearray(16)
+        self.model = None
+        self.scroll = 0
+        self.dirty = True
+        now = clock()
+        self.next_read = now
+        self.next_refresh = now
+        self.next_scroll = now + SCROLL_MS
+        self.keys = ""
+        self.read_ms = READ_MS
+        self.steps = 0
+        self.draws = 0
+
+    # ---- inputs ----
+    def key(self, k):
+        self.dirty = True
+        if self.tags.active:
+            self.tags.key(k)
+            return
+        if self.app.state == "idle":
+            self.keys = (self.keys + k)[-len(_COMBO):]
+            if self.keys == _COMBO:
+                self.keys = ""
+                self.tags._enter(False)
+                return
+        self.app.press(k)
+
+    def read_tag(self):
+        rdr = self.hw.reader
+        r = rdr.poll()
+        if r == NO_TAG:
+            return
+        self.dirty = True
+        if r == MULTIPLE:
+            if not self.tags.active:
+                self.app.tap(None, "one tile at a time")
+            return
+        if r != OK:
+            return  # lifted mid-read, a bad frame: the next poll tries again
+        uid = bytes(rdr.uid[:rdr.uid_len])
+        buf = self.buf
+        if rdr.read(4, buf) != OK:
+            return
+        if self.tags.active:
+            self.tags.on_tag(uid, buf)
+            rdr.halt()
+            return
+        rdr.halt()
+        try:
+            tile, _copy = tile_tag.identify(buf, uid, len(uid), self.tag_set, self.registry)
+        except ValueError as e:
+            self.app.tap(uid, TAG_MESSAGES.get(e.args[0], e.args[-1]))
+            return
+        self.app.tap(uid, tile)
+
+    # ---- one pass of the loop ----
+    def step(self):
+        self.steps += 1
+        hw = self.hw
+        for _ in range(MAX_KEYS):
+            k = hw.keys.poll()
+            if k is None:
+                break
+            self.key(k)
+        if self.link is not None:
+            for _ in range(4):  # each poll moves at most max_read / max_write bytes
+                if not self.link.poll():
+                    break
+                self.dirty = True
+        now = self.clock()
+        if now - self.next_read >= 0:
+            self.next_read = now + self.read_ms
+            self.read_tag()
+        if self.tags.active:
+            self.tags.tick()
+        else:
+            state = self.app.state
+            self.app.tick()
+            if self.app.state != state:
+                self.dirty = True
+        self.redraw(now)
+
+    def screen(self):
+        return self.tags.screen() if self.tags.active else self.app.screen()
+
+    def redraw(self, now):
+        if now - self.next_refresh >= 0:
+            self.dirty = True
+        if self.dirty:
+            self.dirty = False
+            self.next_refresh = now + REFRESH_MS
+            model = self.screen()
+            if model != self.model:
+                self.model = model
+                self.scroll = 0
+                self.next_scroll = now + SCROLL_MS
+                self._draw()
+                return
+        model = self.model
+        rows = self.hw.display.rows
+        if model is not None and len(model[1]) > rows and now - self.next_scroll >= 0:
+            self.next_scroll = now + SCROLL_MS
+            self.scroll = self.scroll + rows if self.scroll + rows < len(model[1]) else 0
+            self._draw()
+
+    def _draw(self):
+        self.draws += 1
+        self.hw.display.show(self.model, self.scroll)
+
+    # ---- tag settings on flash ----
+    def save_tag_settings(self, set_id, registry_blob):
+        self.tag_set = set_id
+        self.registry = tile_tag.UidRegistry(registry_blob) if registry_blob else None
+        if self.files is None:
+            return
+        with open(self.files + "/tagset", "w") as f:
+            f.write("%d\n" % set_id)
+        path = self.files + "/uidreg.bin"
+        if registry_blob:
+            with open(path, "wb") as f:
+                f.write(registry_blob)
+        else:
+            try:
+                import os
+                os.remove(path)
+            except OSError:
+                pass
+
+
+def load_tag_settings(folder, default_set=1):
+    set_id = default_set
+    registry = None
+    try:
+        with open(folder + "/tagset") as f:
+            set_id = int(f.read().strip())
+    except (OSError, ValueError):
+        pass
+    try:
+        with open(folder + "/uidreg.bin", "rb") as f:
+            registry = tile_tag.UidRegistry(f.read())
+    except (OSError, ValueError):
+        registry = None
+    return set_id, registry
+
+
+def open_journal(cfg, root=None):
+    """The journal on the board's flash: cfg.JOURNAL, under /flash where the port mounts its
+    filesystem there (root None: look), else from /. Returns (journal, root)."""
+    import os
+    from firmware.journal import Journal
+    if root is None:
+        root = ""
+        try:
+            os.stat("/flash")
+            root = "/flash"
+        except OSError:
+            pass
+    path = root + cfg.JOURNAL
+    try:
+        os.mkdir(path)
+    except OSError:
+        pass
+    return Journal(path), root
+
+
+def run(board=None, loops=-1, mods=None, root=None, link=True, hook=None):
+    """Boot: hardware from the board config, journal, App; then the loop (loops < 0: forever).
+    mods / root / hook(dev, n): stand-ins for the port's modules, the flash root, and a call
+    before each step (tests on the unix port)."""
+    from firmware import board as boardmod
+    from firmware.app import App
+    cfg = boardmod.load(board)
+    hw = boardmod.build(cfg, mods)
+    journal, root = open_journal(cfg, root)
+    clock = Clock()
+    device_id = getattr(cfg, "DEVICE_ID", None) or _device_id(cfg, mods)
+    app = App(journal, clock, device_id=device_id)
+    set_id, registry = load_tag_settings(root)
+    port = None
+    if link and getattr(cfg, "SERIAL", "usb") == "usb":
+        try:
+            from firmware.link import Link, StreamPort
+            port = Link(app, StreamPort(sys.stdin.buffer, sys.stdout.buffer), root + "/device.key",
+                        board=cfg.NAME)
+        except (ImportError, AttributeError, OSError):
+            port = None  # a port without select.poll on stdin (CircuitPython: usb_cdc): no link
+    dev = Device(hw, app, clock, set_id, registry, port, files=root)
+    gc.collect()
+    n = 0
+    while loops < 0 or n < loops:
+        if hook is not None:
+            hook(dev, n)
+        dev.step()
+        n += 1
+        sleep_ms(LOOP_MS)
+    return dev
+
+
+def _device_id(cfg, mods=None):
+    try:
+        machine = mods["machine"] if mods and "machine" in mods else __import__("machine")
+        uid = machine.unique_id()
+        return "box-" + "".join("%02x" % b for b in uid[-3:])
+    except (ImportError, AttributeError):
+        return "box-" + cfg.NAME

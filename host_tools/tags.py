@@ -1,0 +1,366 @@
+"""Tile tags through a connected box: `python -m host_tools tags write|verify`.
+
+    python -m host_tools tags write  --port /dev/ttyACM0 --set 7 --rules mcr
+    python -m host_tools tags verify --port /dev/ttyACM0 --set 7 --rules mcr [--json]
+
+The box (firmware/tags_mode.py) does the tag work; this side drives it over the device link
+(firmware/link.py framing: 0x00, COBS(type, seq, payload, crc32), 0x00; stop-and-wait with
+resends) with request type 0x0A TAGS, whose payload and reply are JSON.
+
+write: every tile of a full set in order (34 kinds x 4 copies + the 8 flowers: 144; Sichuan: the
+108 suited tiles), prompting "tap 5m copy 2" on the box and here; the box writes the record and
+reads it back. A tag that already holds another tile of this set is refused (tap another, or
+--overwrite); a read-only tag is registered by its UID instead (the UID registry goes to the box
+with the set id at the end, and to --registry FILE as JSON). verify: tap every tile (any order);
+# on the box or Ctrl-C ends early. Reports missing, duplicate (two tags with the same tile),
+foreign (another set), corrupt (blank, damaged, not ours, newer format) and unexpected (a flower
+in a Sichuan set) tags. Exit status 0: complete and clean, 1: problems, 2: no answer or refused.
+"""
+import json
+import sys
+import time
+
+T_HELLO = 0x01
+T_TAGS = 0x0A
+REPLY = 0x80
+STATUS = {1: "bad request", 2: "unknown request type (firmware without tags mode?)", 3: "no key",
+          4: "key already set", 5: "denied", 6: "out of range", 7: "journal damaged",
+          8: "refused by the app", 9: "internal error"}
+FLOWERS = "abcdefgh"
+SUITS = "msp"
+HONOURS = "ESWNCFP"
+
+
+class LinkError(Exception):
+    pass
+
+
+def tile_label(tile, copy=None):
+    if tile >= 34:
+        s = "flower " + FLOWERS[tile - 34]
+    elif tile < 27:
+        s = "%d%s" % (tile % 9 + 1, SUITS[tile // 9])
+    else:
+        s = HONOURS[tile - 27]
+    if copy is not None and tile < 34:
+        s += " copy %d" % (copy + 1)
+    return s
+
+
+def full_set(rules):
+    """(tile, copy) of every tagged tile of a set, in the order write asks for them."""
+    kinds = 27 if rules == "sichuan" else 34
+    out = [(t, c) for t in range(kinds) for c in range(4)]
+    if rules != "sichuan":
+        out += [(34 + f, 0) for f in range(8)]
+    return out
+
+
+# ---------------------------------------------------------------------------- framing
+def _crc32(b):
+    import zlib
+    return zlib.crc32(bytes(b)) & 0xFFFFFFFF
+
+
+def cobs_encode(data):
+    out = bytearray()
+    block = bytearray()
+    for b in data:
+        if b == 0:
+            out.append(len(block) + 1)
+            out += block
+            block = bytearray()
+        else:
+            block.append(b)
+            if len(block) == 254:
+                out.append(255)
+                out += block
+                block = bytearray()
+    out.append(len(block) + 1)
+    out += block
+    return bytes(out)
+
+
+def cobs_decode(data):
+    out = bytearray()
+    i = 0
+    n = len(data)
+    while i < n:
+        code = data[i]
+        if code == 0 or i + code > n:
+            return None
+        block = data[i + 1:i + code]
+        if 0 in block:
+            return None
+        out += block
+        i += code
+        if code < 255 and i < n:
+            out.append(0)
+    return bytes(out)
+
+
+def frame(typ, seq, payload):
+    body = bytes((typ, seq)) + bytes(payload)
+    body += _crc32(body).to_bytes(4, "little")
+    return b"\x00" + cobs_encode(body) + b"\x00"
+
+
+class LinkClient:
+    """The host end of the device link, enough for HELLO and TAGS. port: a pyserial Serial (or
+    anything with read(n), write(b), and a timeout of a few ms)."""
+
+    def __init__(self, port, timeout=1.0, retries=5):
+        self.port = port
+        self.timeout = timeout
+        self.retries = retries
+        self.seq = int(time.time() * 1000) & 0xFF
+        self.rx = bytearray()
+        self.resends = 0
+        port.write(b"\x00" * 8)  # idle fill, then a pause: the box switches off Ctrl-C first
+        time.sleep(0.05)
+
+    def request(self, typ, payload=b""):
+        self.seq = (self.seq + 1) & 0xFF
+        data = frame(typ, self.seq, payload)
+        for attempt in range(self.retries + 1):
+            if attempt:
+                self.resends += 1
+            self.port.write(data)
+            end = time.monotonic() + self.timeout
+            while time.monotonic() < end:
+                body = self._next_body(end)
+                if body is None:
+                    break
+                if body[0] == typ | REPLY and body[1] == self.seq and len(body) >= 7:
+                    return body[2], bytes(body[3:-4])
+        raise LinkError("no reply from the box (request type %d)" % typ)
+
+    def _next_body(self, end):
+        while True:
+            i = self.rx.find(0)
+            while i == 0:
+                del self.rx[0]
+                i = self.rx.find(0)
+            if i > 0:
+                enc = bytes(self.rx[:i])
+                del self.rx[:i + 1]
+                body = cobs_decode(enc)
+                if body is None or len(body) < 6 or _crc32(body[:-4]) != int.from_bytes(body[-4:], "little"):
+                    continue
+                return body
+            if time.monotonic() >= end:
+                return None
+            chunk = self.port.read(max(1, getattr(self.port, "in_waiting", 0) or 1))
+            if chunk:
+                self.rx += chunk
+
+    def hello(self):
+        st, data = self.request(T_HELLO)
+        if st:
+            raise LinkError("HELLO refused: %s" % data.decode("utf-8", "replace"))
+        return json.loads(data.decode())
+
+    def tags(self, obj):
+        st, data = self.request(T_TAGS, json.dumps(obj).encode())
+        if st:
+            raise LinkError("%s: %s" % (STATUS.get(st, "error %d" % st), data.decode("utf-8", "replace")))
+        return json.loads(data.decode())
+
+    def job(self, obj, poll_s=0.02, abort=None):
+        """Start a write / read job and poll until its result."""
+        r = self.tags(obj)
+        if not r.get("ok"):
+            raise LinkError("refused: %s" % r.get("message", r.get("code")))
+        while True:
+            if abort is not None and abort():
+                self.tags({"op": "cancel"})
+            r = self.tags({"op": "poll"})
+            if r.get("state") == "done":
+                return r["result"]
+            if r.get("state") != "waiting":
+                raise LinkError("the box lost the job (state %s)" % r.get("state"))
+            time.sleep(poll_s)
+
+
+def open_port(path, baud=115200):
+    import serial
+    return serial.Serial(path, baud, timeout=0.01, write_timeout=2)
+
+
+# ---------------------------------------------------------------------------- write
+def write(client, set_id, rules, out=print, overwrite=False, timeout=120, max_timeouts=3):
+    """Program a full set. Returns a summary dict."""
+    begin = client.tags({"op": "begin"})
+    if not begin.get("ok"):
+        raise LinkError("the box refused tags mode: %s" % begin.get("message"))
+    queue = full_set(rules)
+    written = {}  # uid -> (tile, copy)
+    registry = []  # [uid hex, tile, copy] of read-only tags
+    problems = []
+    i = 0
+    timeouts = 0
+    while i < len(queue):
+        t, c = queue[i]
+        label = tile_label(t, c)
+        prompt = "tap " + label
+        out("[%d/%d] %s" % (i + 1, len(queue), prompt))
+        res = client.job({"op": "write", "set": set_id, "tile": t, "copy": c, "prompt": prompt,
+                          "overwrite": overwrite, "timeout": timeout})
+        uid = res.get("uid")
+        code = res.get("code")
+        if res.get("ok"):
+            prev = written.get(uid)
+            if prev is not None and prev != (t, c):
+                # --overwrite and the same tag twice: the earlier tile needs a tag again
+                out("  that tag was %s: %s will be asked again" % (tile_label(*prev), tile_label(*prev)))
+                queue.append(prev)
+            written[uid] = (t, c)
+            i += 1
+            timeouts = 0
+            continue
+        if code == "readonly":
+            known = [e for e in registry if e[0] == uid]
+            if known or uid in written:
+                out("  that read-only tag is already %s: tap another" % tile_label(*(known[0][1:] if known else written[uid])))
+                continue
+            registry.append([uid, t, c])
+            out("  read-only tag %s: registered by its UID" % uid)
+            i += 1
+            continue
+        if code == "already":
+            out("  that tag already holds %s: tap another tag (or use --overwrite)"
+                % tile_label(res["tile"], res["copy"]))
+            continue
+        if code in ("verify_failed", "write_failed", "read_failed"):
+            out("  %s (%s): tap the same tag again" % (code.replace("_", " "), res.get("message")))
+            problems.append([uid, code, t, c])
+            continue
+        if code == "timeout":
+            timeouts += 1
+            if timeouts >= max_timeouts:
+                raise LinkError("no tag tapped %d times in a row: stopped" % timeouts)
+            continue
+        if code == "cancelled":
+            client.tags({"op": "end"})
+            raise LinkError("cancelled on the box at %s" % label)
+        raise LinkError("unexpected answer %r" % res)
+    saved = client.tags({"op": "save", "set": set_id, "registry": registry})
+    if not saved.get("ok"):
+        raise LinkError("the box did not save the set: %s" % saved.get("message"))
+    client.tags({"op": "end"})
+    out("done: %d tags written, %d read-only tags registered by UID, set %d saved on the box"
+        % (len(written), len(registry), set_id))
+    return {"set": set_id, "rules": rules, "written": len(written), "registry": registry,
+            "retries": problems}
+
+
+# ---------------------------------------------------------------------------- verify
+def verify(client, set_id, rules, out=print, timeout=120):
+    """Read tiles until every one was seen, # on the box, or a read timed out."""
+    begin = client.tags({"op": "begin"})
+    if not begin.get("ok"):
+        raise LinkError("the box refused tags mode: %s" % begin.get("message"))
+    expected = full_set(rules)
+    want = set(expected)
+    seen = {}  # (tile, copy) -> uid
+    uids = {}
+    report = {"duplicate": [], "foreign": [], "corrupt": [], "unexpected": []}
+    try:
+        while len(seen) < len(want):
+            prompt = "tap any tile (%d/%d)" % (len(seen), len(want))
+            res = client.job({"op": "read", "set": set_id, "prompt": prompt, "timeout": timeout})
+            if not res.get("ok"):
+                if res.get("code") in ("done", "timeout", "cancelled"):
+                    out("ended: %s" % res.get("code"))
+                    break
+                raise LinkError("unexpected answer %r" % res)
+            uid = res["uid"]
+            if uid in uids:
+                out("  %s: read before" % uid)
+                continue
+            result = res["result"]
+            if result == "ok":
+                tc = (res["tile"], res["copy"])
+                uids[uid] = tc
+                if tc not in want:
+                    report["unexpected"].append({"uid": uid, "tile": tile_label(*tc)})
+                    out("  %s: %s is not part of a %s set" % (uid, tile_label(*tc), rules))
+                elif tc in seen:
+                    report["duplicate"].append({"tile": tile_label(*tc), "uids": [seen[tc], uid]})
+                    out("  %s: DUPLICATE %s (also %s)" % (uid, tile_label(*tc), seen[tc]))
+                else:
+                    seen[tc] = uid
+                    out("  %s%s" % (tile_label(*tc), " (by UID)" if res.get("via") == "uid" else ""))
+            else:
+                uids[uid] = result
+                kind = "foreign" if result == "foreign_set" else "corrupt"
+                report[kind].append({"uid": uid, "result": result, "data": res.get("data")})
+                out("  %s: %s" % (uid, result.upper()))
+    except KeyboardInterrupt:
+        client.tags({"op": "cancel"})
+        out("interrupted")
+    client.tags({"op": "end"})
+    report["missing"] = [tile_label(t, c) for t, c in expected if (t, c) not in seen]
+    report["seen"] = len(seen)
+    report["expected"] = len(want)
+    report["set"] = set_id
+    report["rules"] = rules
+    report["ok"] = not (report["missing"] or report["duplicate"] or report["foreign"]
+                        or report["corrupt"] or report["unexpected"])
+    out("%d/%d tiles; missing %d, duplicate %d, foreign %d, corrupt %d, unexpected %d"
+        % (len(seen), len(want), len(report["missing"]), len(report["duplicate"]),
+           len(report["foreign"]), len(report["corrupt"]), len(report["unexpected"])))
+    if report["missing"]:
+        out("missing: " + " ".join(report["missing"]))
+    return report
+
+
+def main(args):
+    quiet = getattr(args, "json", False)
+
+    def out(s):
+        print(s, file=sys.stderr if quiet else sys.stdout, flush=True)
+
+    try:
+        port = open_port(args.port, args.baud)
+    except Exception as e:  # serial.SerialException and OSError
+        print("cannot open %s: %s" % (args.port, e), file=sys.stderr)
+        return 2
+    try:
+        client = LinkClient(port, timeout=args.link_timeout)
+        hello = client.hello()
+        out("box %s (%s), firmware %s" % (hello.get("device"), hello.get("board"), hello.get("fw")))
+        if args.action == "write":
+            res = write(client, args.set, args.rules, out, overwrite=args.overwrite, timeout=args.timeout)
+            if args.registry:
+                with open(args.registry, "w") as f:
+                    json.dump({"set": args.set, "uids": res["registry"]}, f, indent=1)
+            if quiet:
+                print(json.dumps(res))
+            return 0
+        res = verify(client, args.set, args.rules, out, timeout=args.timeout)
+        if quiet:
+            print(json.dumps(res))
+        return 0 if res["ok"] else 1
+    except LinkError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    finally:
+        port.close()
+
+
+def add_parser(sub):
+    p = sub.add_parser("tags", help="write or verify the NFC tags of a tile set through a connected box")
+    p.add_argument("action", choices=("write", "verify"))
+    p.add_argument("--port", required=True, help="the box's serial port (/dev/ttyACM0, the simulator's pty)")
+    p.add_argument("--baud", type=int, default=115200)
+    p.add_argument("--set", type=int, default=1, help="tile set id 1..65535 (default 1)")
+    p.add_argument("--rules", choices=("mcr", "sichuan", "guangdong"), default="mcr",
+                   help="which tiles make a set: sichuan 108, else 144 with flowers")
+    p.add_argument("--registry", help="write: also save the UIDs of read-only tags to this JSON file")
+    p.add_argument("--overwrite", action="store_true", help="write: rewrite tags that hold another tile")
+    p.add_argument("--timeout", type=int, default=120, help="seconds to wait for each tag (default 120)")
+    p.add_argument("--link-timeout", type=float, default=1.0, help="seconds before a request is resent")
+    p.add_argument("--json", action="store_true", help="the summary / report as JSON on stdout")
+    p.set_defaults(run=main)
+    return p

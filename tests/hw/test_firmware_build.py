@@ -1,0 +1,96 @@
+"""make firmware: tools/firmware_build.py for each board; the pico build runs on the MicroPython
+unix port from its .mpy files, with the board's config and emulated parts."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tools"))
+import firmware_build  # noqa: E402
+
+MICROPYTHON = REPO / ".venv" / "bin" / "micropython"
+
+
+@pytest.fixture(scope="module")
+def pico(tmp_path_factory):
+    out = tmp_path_factory.mktemp("pico")
+    firmware_build.build("pico", str(out), quiet=True)
+    return out
+
+
+def test_pico_build_has_the_boards_modules_as_bytecode_mpy(pico):
+    fs = pico / "fs"
+    files = {str(p.relative_to(fs)) for p in fs.rglob("*") if p.is_file()}
+    assert "main.py" in files and "board_config.mpy" in files
+    assert {"firmware/app.mpy", "firmware/main.mpy", "firmware/board.mpy", "firmware/tags_mode.mpy",
+            "firmware/glyphs_12.mpy", "firmware/drivers/mfrc522.mpy", "firmware/drivers/ssd1306.mpy",
+            "firmware/drivers/keypad.mpy", "rules_min/mcr.mpy"} <= files
+    # nothing for other boards or the host
+    assert not {"firmware/glyphs_16.mpy", "firmware/drivers/pn532.mpy", "firmware/drivers/st7789.mpy",
+                "firmware/display_displayio.mpy", "firmware/score_stdio.mpy"} & files
+    assert not [f for f in files if f.endswith(".py") and f != "main.py"]
+    for p in fs.rglob("*.mpy"):
+        h = firmware_build.mpy_header(str(p))
+        assert (h["version"], h["arch"], h["small_int_bits"]) == (6, 0, 31), (p, h)
+
+
+def test_manifest_names_every_module(pico):
+    calls = []
+    env = {"include": lambda p: calls.append(("include", p)),
+           "module": lambda p, base_path=".", opt=None: calls.append(("module", os.path.join(base_path, p))),
+           "package": lambda p, files=None, base_path=".", opt=None: calls.append(("package", os.path.join(base_path, p)))}
+    exec((pico / "manifest.py").read_text(), env)
+    assert ("include", "$(PORT_DIR)/boards/manifest.py") in calls
+    frozen = set()
+    for kind, p in calls[1:]:
+        full = pico / p
+        assert full.exists(), p
+        if kind == "module":
+            frozen.add(p[len("src/"):-3])
+        else:
+            frozen |= {str(f.relative_to(pico / "src"))[:-3] for f in full.rglob("*.py")}
+    mpys = {str(f.relative_to(pico / "fs"))[:-4] for f in (pico / "fs").rglob("*.mpy")}
+    assert frozen == mpys
+
+
+def test_size_report(pico, capsys):
+    text = (pico / "sizes.txt").read_text()
+    lines = text.splitlines()
+    assert lines[0].startswith("firmware for pico (rp2040, micropython)")
+    rows = [ln.split() for ln in lines[2:-1]]
+    total = lines[-1].split()
+    assert int(total[-1]) == sum(int(r[-1]) for r in rows)
+    assert int(total[-1]) == sum(p.stat().st_size for p in (pico / "fs").rglob("*") if p.is_file())
+    assert int(total[-1]) < 200 * 1024  # fits the Pico's 1.4 MB filesystem many times over
+
+
+def test_other_boards(tmp_path):
+    firmware_build.build("esp32s3", str(tmp_path / "e"), quiet=True)
+    fs = tmp_path / "e" / "fs"
+    assert (fs / "firmware" / "glyphs_16.mpy").exists() and (fs / "firmware" / "drivers" / "st7789.mpy").exists()
+    assert (fs / "firmware" / "drivers" / "pn532.mpy").exists() and not (fs / "firmware" / "glyphs_12.mpy").exists()
+    firmware_build.build("circuitpython_feather", str(tmp_path / "c"), quiet=True)
+    fs = tmp_path / "c" / "fs"
+    assert (fs / "code.py").exists() and (fs / "firmware" / "display_displayio.py").exists()
+    assert (fs / "simulator" / "framebuf_compat.py").exists()
+    assert not list(fs.rglob("*.mpy")) and not (tmp_path / "c" / "manifest.py").exists()
+
+
+def test_pico_build_runs_on_micropython(pico, tmp_path):
+    # 320K on the 64-bit unix port (objects twice a 32-bit board's size), emulators included:
+    # at 288K the MCR scorer's preload at session start runs out of memory
+    fs = pico / "fs"
+    tests = REPO / "tests"
+    env = dict(os.environ, MICROPYPATH=".:%s:%s" % (tests, tests / "hw"))
+    p = subprocess.run([str(MICROPYTHON), "-X", "heapsize=320K", str(tests / "hw" / "mp_device_run.py"), str(tmp_path)],
+                       cwd=str(fs), env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stdout + p.stderr
+    out = dict(line.split(" ", 1) for line in p.stdout.splitlines())
+    assert out["state"] == "melds"
+    assert out["current"] == "[4]"  # 5m from the tag, through the MFRC522 driver
+    assert out["device"] == "box-2a5b2c"  # the last bytes of machine.unique_id()
+    assert int(out["lit"]) > 200
+    assert (tmp_path / "journal").is_dir() and list((tmp_path / "journal").iterdir())

@@ -1,0 +1,153 @@
+"""A minimal tournament server for the sync tests: a real HTTP server on 127.0.0.1 with the upload
+contract of the device records, nothing else (the real one is host_tools/server/).
+
+POST /api/records        {"device", "seq", "payload": base64, "sig": hex} ->
+                         201 {"status": "stored"} | 200 {"status": "known"} | 409 different payload
+                         | 403 unknown device or bad signature | 400 malformed
+POST /api/records:batch  a JSON list (at most 200) -> 200 [{"status": .., "status_code": ..}, ...]
+
+Faults for the tests: `fail` = probability that a request gets a 503 or a dropped connection
+(seeded `rng`), `batch=False` answers 404 on the batch endpoint, `down=True` refuses all.
+"""
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import random
+import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class Store:
+    def __init__(self, keys):
+        self.keys = dict(keys)  # device -> key bytes
+        self.records = {}  # (device, seq) -> payload bytes
+        self.inserts = []  # (device, seq) per 201, to prove "exactly once"
+        self.counts = {}
+        self.lock = threading.Lock()
+
+    def put(self, obj):
+        code, body = self._put(obj)
+        with self.lock:
+            self.counts[code] = self.counts.get(code, 0) + 1
+        return code, body
+
+    def _put(self, obj):
+        if not isinstance(obj, dict) or set(obj) != {"device", "seq", "payload", "sig"}:
+            return 400, {"error": "envelope must have exactly device, seq, payload, sig"}
+        dev, seq, p64, sig = obj["device"], obj["seq"], obj["payload"], obj["sig"]
+        if not isinstance(dev, str) or not dev or len(dev) > 64:
+            return 400, {"error": "bad device"}
+        if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq < 2**32:
+            return 400, {"error": "bad seq"}
+        if not isinstance(sig, str) or len(sig) != 64:
+            return 400, {"error": "bad sig"}
+        try:
+            payload = base64.b64decode(p64, validate=True)
+        except (binascii.Error, TypeError, ValueError):
+            return 400, {"error": "payload is not base64"}
+        if not payload or payload[0] != 1:
+            return 400, {"error": "payload version"}
+        key = self.keys.get(dev)
+        if key is None:
+            return 403, {"error": "unknown device or bad signature"}
+        want = hmac.new(key, dev.encode() + b"\x00" + seq.to_bytes(4, "big") + payload, hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(want, sig):
+            return 403, {"error": "unknown device or bad signature"}
+        try:
+            json.loads(payload[1:].decode())
+        except (UnicodeDecodeError, ValueError):
+            return 400, {"error": "payload is not JSON"}
+        with self.lock:
+            old = self.records.get((dev, seq))
+            if old is not None:
+                if old == payload:
+                    return 200, {"status": "known", "device": dev, "seq": seq}
+                return 409, {"error": "stored with a different payload"}
+            self.records[(dev, seq)] = payload
+            self.inserts.append((dev, seq))
+        return 201, {"status": "stored", "device": dev, "seq": seq}
+
+
+class MiniServer:
+    def __init__(self, keys, batch=True, fail=0.0, seed=0):
+        self.store = Store(keys)
+        self.batch = batch
+        self.fail = fail
+        self.down = False
+        self.down_after = None  # requests answered before the server "dies"
+        self.rng = random.Random(seed)
+        self.requests = 0
+        srv = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a):
+                pass
+
+            def setup(self):
+                BaseHTTPRequestHandler.setup(self)
+                # headers and body go in two writes: without this, Nagle and the client's delayed
+                # ACK hold the body ~40 ms
+                self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+            def _send(self, code, obj):
+                data = json.dumps(obj).encode()
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_POST(self):
+                srv.requests += 1
+                n = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(n)
+                if srv.down_after is not None and srv.requests > srv.down_after:
+                    srv.down = True
+                if srv.down:
+                    self.close_connection = True
+                    return self._send(503, {"error": "down"})
+                if srv.fail and srv.rng.random() < srv.fail:
+                    if srv.rng.random() < 0.5:
+                        self.close_connection = True  # a dead server: no answer at all
+                        self.connection.close()
+                        return
+                    return self._send(503, {"error": "try later"})
+                try:
+                    obj = json.loads(raw.decode())
+                except (UnicodeDecodeError, ValueError):
+                    return self._send(400, {"error": "not JSON"})
+                if self.path == "/api/records":
+                    code, body = srv.store.put(obj)
+                    return self._send(code, body)
+                if self.path == "/api/records:batch":
+                    if not srv.batch:
+                        return self._send(404, {"error": "no such endpoint"})
+                    if not isinstance(obj, list) or len(obj) > 200:
+                        return self._send(400, {"error": "a batch is a list of at most 200"})
+                    out = []
+                    for item in obj:
+                        code, body = srv.store.put(item)
+                        out.append(dict(body, status_code=code))
+                    return self._send(200, out)
+                return self._send(404, {"error": "no such endpoint"})
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = "http://127.0.0.1:%d" % self.httpd.server_address[1]
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -1,0 +1,414 @@
+"""host_tools/sync.py against devices on real ptys (pyserial on the slave): the simulator
+(python -m simulator --serial), the MicroPython unix port (firmware/link_stdio.py), and
+in-process devices that fail or lie; uploads go to the minimal HTTP server of miniserver.py."""
+import base64
+import hashlib
+import hmac
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from firmware import link as L
+from firmware.journal import Journal
+from host_tools import sync
+
+from .helpers import (MICROPYTHON, REPO, SCEN, FakeApp, MpDevice, ThreadDevice, journal_with, key_for,
+                      session_payloads, write_keys)
+from .miniserver import MiniServer
+
+FAST = dict(timeout=0.15, retries=4, wake=0.0, http_timeout=5, http_pause=0.01)
+
+
+def journal_payloads(path):
+    j = Journal(str(path))
+    try:
+        return {seq: bytes(p) for seq, p in j.records(1)}, j.acked
+    finally:
+        j.close()
+
+
+def assert_server_holds(srv, device, payloads):
+    got = {seq: p for (d, seq), p in srv.store.records.items() if d == device}
+    assert got == payloads
+    assert len(srv.store.inserts) == len(set(srv.store.inserts))
+
+
+def run_cli(*args, env=None, timeout=60):
+    p = subprocess.run([sys.executable, "-m", "host_tools", "sync", *args], capture_output=True, text=True,
+                       cwd=str(REPO), env=env, timeout=timeout)
+    return p.returncode, p.stdout.strip(), p.stderr
+
+
+@pytest.fixture
+def thread_box(tmp_path):
+    """A keyed box with one 16-hand session (19 records) on a pty, served by a thread."""
+    made = []
+
+    def make(payloads=None, device="box-1", link_cls=L.Link, journal=None, keyed=True):
+        j = journal or journal_with(tmp_path / ("j-" + device), session_payloads(1, device) if payloads is None else payloads)
+        app = FakeApp(j, device)
+        kp = tmp_path / ("key-" + device)
+        if keyed:
+            kp.write_bytes(b"")  # replaced below
+            os.remove(kp)
+        dev = ThreadDevice(lambda port: link_cls(app, port, str(kp)))
+        if keyed:
+            dev.link._store_key(key_for(device))
+        dev.app = app
+        made.append(dev)
+        return dev
+
+    yield make
+    for d in made:
+        d.close()
+        d.app.j.close()
+
+
+def test_simulator_on_a_pty_with_the_cli(tmp_path):
+    env = dict(os.environ, MAHJONG_TABLE_SIM_MARKER=str(tmp_path / "marker"), MAHJONG_TABLE_USB_IDS="ffff:fffe")
+    env.pop("MAHJONG_TABLE_PORT", None)
+    out = tmp_path / "sim"
+    sim = subprocess.Popen([sys.executable, "-m", "simulator", "--script", str(SCEN / "guangdong_horses.txt"),
+                            "--out", str(out), "--serial", "--keep-serving", "--no-png", "--device-id", "sim-7"],
+                           stdout=subprocess.PIPE, text=True, cwd=str(REPO), env=env)
+    try:
+        line = sim.stdout.readline().strip()
+        assert line.startswith("serial: /dev/")
+        path = line.split()[1]
+        keys = str(tmp_path / "keys.json")
+        # first: the box gets its key (a new one, written to the key file)
+        code, summary, err = run_cli("--port", "auto", "--provision", "--key-file", keys, env=env)
+        assert code == 0, err
+        key = bytes.fromhex(json.load(open(keys))["sim-7"])
+        assert "provisioned" in err
+        with MiniServer({"sim-7": key}) as srv:
+            code, summary, err = run_cli("--port", path, "--server", srv.url, "--key-file", keys, env=env)
+            assert code == 0, err
+            n = int(summary.split()[1].rstrip(","))
+            assert summary == "pulled %d, uploaded %d, already known 0, refused 0" % (n, n) and n >= 3
+            assert "acknowledged up to %d" % n in err
+            # again: nothing new
+            code, summary, err = run_cli("--port", "auto", "--server", srv.url, env=env)
+            assert (code, summary) == (0, "pulled 0, uploaded 0, already known 0, refused 0"), err
+            sim.send_signal(signal.SIGTERM)
+            assert sim.wait(20) == 0
+            payloads, acked = journal_payloads(out / "journal")
+            assert acked == n == len(payloads)
+            assert_server_holds(srv, "sim-7", payloads)
+            for (d, seq), p in srv.store.records.items():
+                assert p[0] == 1 and json.loads(p[1:])["kind"] in ("session", "hand", "correction", "session_end")
+    finally:
+        if sim.poll() is None:
+            sim.kill()
+            sim.wait()
+        sim.stdout.close()
+    assert not os.path.exists(tmp_path / "marker")  # removed on exit
+
+
+@pytest.mark.skipif(not MICROPYTHON.exists(), reason="micropython not in this venv")
+def test_micropython_device_on_a_pty(tmp_path):
+    keys = write_keys(tmp_path / "keys.json", ["mp-1"])
+    with MpDevice(tmp_path, script=SCEN / "penalties_declare.txt", keep=False) as mp:
+        ser = sync.open_serial(mp.path)
+        s = sync.sync(mp.path, provision=True, key_file=keys, ser=ser, **FAST)
+        with MiniServer({"mp-1": key_for("mp-1")}) as srv:
+            s = sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, **FAST)
+            n = s.pulled
+            assert n >= 3 and (s.uploaded, s.known, s.refused) == (n, 0, 0)
+            s = sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, **FAST)
+            assert s.line() == "pulled 0, uploaded 0, already known 0, refused 0"
+            # the next session's config: the app journals a session record, the next sync takes it
+            cfg = {"rules": "sichuan", "tournament": "T", "session": 4, "table": 2, "players": ["1", "2", "3", "4"]}
+            sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, config=cfg, **FAST)
+            with pytest.raises(sync.DeviceError) as e:  # a session is running now
+                sync.sync(mp.path, server=srv.url, ser=ser, config=cfg, **FAST)
+            assert "refused CONFIG: a session is running" in str(e.value)
+            assert (e.value.summary.pulled, e.value.summary.uploaded) == (1, 1)  # its record, synced first
+            s = sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, **FAST)
+            assert s.pulled == 0
+            ser.close()  # the box sees the hang-up and ends
+            assert mp.proc.wait(20) == 0
+            payloads, acked = journal_payloads(mp.journal)
+            assert acked == n + 1 == len(payloads)
+            assert_server_holds(srv, "mp-1", payloads)
+            last = json.loads(payloads[n + 1][1:])
+            assert last["kind"] == "session" and last["rules"] == "sichuan" and last["device"] == "mp-1"
+            assert abs(last["time"] - __import__("time").time()) < 60  # the clock was set
+        st = mp.stats()
+        assert st["rx_bad"] == 0 and st["acked"] == n + 1 and st["link_static"] > 0
+
+
+@pytest.mark.skipif(not MICROPYTHON.exists(), reason="micropython not in this venv")
+def test_micropython_device_refuses_a_second_key_and_rekeys(tmp_path):
+    keys = str(tmp_path / "keys.json")
+    with MpDevice(tmp_path, keep=True, stats=False) as mp:
+        ser = sync.open_serial(mp.path)
+        sync.sync(mp.path, provision=True, key_file=keys, ser=ser, **FAST)
+        first = json.load(open(keys))["mp-1"]
+        with pytest.raises(sync.SyncError, match="already has a key"):
+            sync.sync(mp.path, provision=True, key_file=keys, ser=ser, **FAST)
+        box = sync.Box(sync.HostLink(ser, timeout=0.2))
+        box.hello()
+        with pytest.raises(sync.DeviceError) as e:
+            box.provision(os.urandom(32))
+        assert e.value.code == 4
+        sync.sync(mp.path, rekey=True, key_file=keys, ser=ser, **FAST)
+        k = json.load(open(keys))
+        assert k["mp-1@previous"] == first and k["mp-1"] != first
+        ser.close()
+    raw = open(mp.key, "rb").read()
+    assert raw[4:36].hex() == k["mp-1"]
+
+
+def test_offline_then_upload(tmp_path, thread_box):
+    dev = thread_box()
+    keys = write_keys(tmp_path / "keys.json", ["box-1"])
+    off = tmp_path / "off"
+    s = sync.sync(dev.path, offline=str(off), key_file=keys, **FAST)
+    assert s.line() == "pulled 19, uploaded 19, already known 0, refused 0"
+    assert dev.app.j.acked == 19
+    files = sorted(os.listdir(off / "box-1"))
+    assert files == ["%010d.json" % i for i in range(1, 20)]
+    env = json.load(open(off / "box-1" / files[4]))
+    p = base64.b64decode(env["payload"])
+    assert env["sig"] == hmac.new(key_for("box-1"), b"box-1\x00" + (5).to_bytes(4, "big") + p, hashlib.sha256).hexdigest()
+    assert not [n for n in os.listdir(off / "box-1") if n.startswith(".tmp")]
+    assert sync.sync(dev.path, offline=str(off), **FAST).line() == "pulled 0, uploaded 0, already known 0, refused 0"
+    with MiniServer({"box-1": key_for("box-1")}) as srv:
+        code, summary, err = run_cli("--upload", str(off), "--server", srv.url, "--key-file", keys)
+        assert (code, summary) == (0, "pulled 0, uploaded 19, already known 0, refused 0"), err
+        assert_server_holds(srv, "box-1", {seq: bytes(p) for seq, p in dev.app.j.records(1)})
+        assert len(os.listdir(off / "box-1" / "uploaded")) == 19
+        code, summary, err = run_cli("--upload", str(off), "--server", srv.url)
+        assert (code, summary) == (0, "pulled 0, uploaded 0, already known 0, refused 0")
+
+
+def test_dead_server_then_resume(tmp_path, thread_box):
+    dev = thread_box()
+    with MiniServer({"box-1": key_for("box-1")}) as srv:
+        srv.down = True
+        with pytest.raises(sync.ServerError, match="unreachable") as e:
+            sync.sync(dev.path, server=srv.url, **FAST)
+        assert dev.app.j.acked == 0 and e.value.summary.pulled > 0
+        # it comes back, then dies after two requests (mid-sync, chunks of 4)
+        srv.down, srv.down_after = False, srv.requests + 2
+        with pytest.raises(sync.ServerError):
+            sync.sync(dev.path, server=srv.url, chunk=4, **FAST)
+        assert dev.app.j.acked == 8 and len(srv.store.records) == 8
+        srv.down, srv.down_after = False, None
+        s = sync.sync(dev.path, server=srv.url, chunk=4, **FAST)
+        assert (s.pulled, s.uploaded, s.known) == (11, 11, 0)
+        assert dev.app.j.acked == 19
+        assert_server_holds(srv, "box-1", {seq: bytes(p) for seq, p in dev.app.j.records(1)})
+
+
+def test_batch_endpoint_missing_falls_back_to_single_uploads(tmp_path, thread_box):
+    dev = thread_box()
+    with MiniServer({"box-1": key_for("box-1")}, batch=False) as srv:
+        s = sync.sync(dev.path, server=srv.url, **FAST)
+        assert (s.uploaded, dev.app.j.acked) == (19, 19)
+        assert srv.requests == 20  # one 404 on the batch, then one by one
+
+
+def test_pulled_cable_mid_sync_then_the_next_run_goes_on(tmp_path, thread_box):
+    import serial
+    dev = thread_box()
+
+    class Cable:
+        """pyserial, cut after `budget` bytes read."""
+
+        def __init__(self, path, budget):
+            self.s = serial.Serial(path, timeout=0.01)
+            self.budget = budget
+
+        def __getattr__(self, k):
+            return getattr(self.s, k)
+
+        def __setattr__(self, k, v):
+            if k in ("s", "budget"):
+                object.__setattr__(self, k, v)
+            else:
+                setattr(self.s, k, v)
+
+        def read(self, n=1):
+            if self.budget <= 0:
+                raise serial.SerialException("device disconnected")
+            data = self.s.read(min(n, self.budget))
+            self.budget -= len(data)
+            return data
+
+    with MiniServer({"box-1": key_for("box-1")}) as srv:
+        cable = Cable(dev.path, 5000)  # about half the records
+        with pytest.raises(sync.LinkError, match="serial line lost"):
+            sync.sync(dev.path, server=srv.url, ser=cable, chunk=4, **FAST)
+        cable.close()
+        part = dev.app.j.acked
+        assert 0 < part < 19 and len(srv.store.records) >= part
+        s = sync.sync(dev.path, server=srv.url, **FAST)
+        assert dev.app.j.acked == 19 and s.pulled == 19 - part
+        assert_server_holds(srv, "box-1", {seq: bytes(p) for seq, p in dev.app.j.records(1)})
+
+
+def test_device_reset_mid_sync(tmp_path, thread_box):
+    """The box reboots (journal and link made again) while the host is asking: the host's
+    resend reaches the new link and the run completes."""
+    dev = thread_box()
+    jdir = dev.app.j.path
+    import serial
+
+    class Resetting:
+        def __init__(self, path):
+            self.s = serial.Serial(path, timeout=0.01)
+            self.writes = 0
+
+        def __getattr__(self, k):
+            return getattr(self.s, k)
+
+        def write(self, data):
+            self.writes += 1
+            if self.writes == 5:  # before the 5th request arrives: power cut and boot
+                dev.stop.set()
+                dev.thread.join()
+                dev.stop.clear()
+                dev.app.j.close()
+                app = FakeApp(Journal(jdir), "box-1")
+                dev.app = app
+                dev.link = L.Link(app, L.FdPort(dev.master), str(tmp_path / "key-box-1"))
+                import threading
+                dev.thread = threading.Thread(target=dev._run, daemon=True)
+                dev.thread.start()
+            return self.s.write(data)
+
+    with MiniServer({"box-1": key_for("box-1")}) as srv:
+        ser = Resetting(dev.path)
+        s = sync.sync(dev.path, server=srv.url, ser=ser, chunk=4, **FAST)
+        ser.close()
+        assert s.line() == "pulled 19, uploaded 19, already known 0, refused 0"
+        assert dev.app.j.acked == 19 and ser.writes > 5
+
+
+def test_server_refuses_with_403_nothing_acked(tmp_path, thread_box):
+    dev = thread_box()
+    with MiniServer({"box-1": b"\x05" * 32}) as srv:  # the server holds another key
+        with pytest.raises(sync.ServerError, match="403") as e:
+            sync.sync(dev.path, server=srv.url, **FAST)
+        assert "registered" in str(e.value)
+        assert srv.store.records == {} and dev.app.j.acked == 0
+
+
+def test_wrong_key_file_refuses_before_uploading(tmp_path, thread_box):
+    dev = thread_box()
+    keys = tmp_path / "keys.json"
+    keys.write_text(json.dumps({"box-1": (b"\x09" * 32).hex()}))
+    with MiniServer({"box-1": key_for("box-1")}) as srv:
+        code, summary, err = run_cli("--port", dev.path, "--server", srv.url, "--key-file", str(keys), "--timeout", "0.2")
+        assert code == 1 and "fails its signature" in err and "wrong key file" in err
+        assert srv.store.records == {} and dev.app.j.acked == 0
+
+
+def test_server_400_is_refused_and_not_acknowledged(tmp_path, thread_box):
+    from firmware.app import payload
+    bad = session_payloads(1, "box-1")[:5]
+    bad[2] = b"\x02not json"  # version 2: the server refuses it (400)
+    dev = thread_box(payloads=bad)
+    with MiniServer({"box-1": key_for("box-1")}) as srv:
+        code, summary, err = run_cli("--port", dev.path, "--server", srv.url, "--timeout", "0.2")
+        assert code == 3 and summary == "pulled 5, uploaded 4, already known 0, refused 1"
+        assert "seq 3: 400" in err
+        assert dev.app.j.acked == 2  # only up to the refused one
+        code, summary, err = run_cli("--port", dev.path, "--server", srv.url, "--timeout", "0.2")
+        assert code == 3 and summary == "pulled 3, uploaded 0, already known 2, refused 1"
+
+
+class LyingJournal:
+    """A journal that misreports: `claim` more records than it has, or yields them wrongly."""
+
+    def __init__(self, j, claim=None, order=None, acked=None):
+        self.j = j
+        self.claim = claim
+        self.order = order
+        self._acked = acked
+        self.max_payload = j.max_payload
+        self.corrupt = None
+
+    last_seq = property(lambda self: self.claim or self.j.last_seq)
+    acked = property(lambda self: self.j.acked if self._acked is None else self._acked)
+    first_seq = property(lambda self: self.j.first_seq)
+
+    def ack(self, seq):
+        return self.j.ack(seq)
+
+    def records(self, start, copy=True):
+        if self.order is None:
+            yield from self.j.records(start, copy)
+            return
+        recs = dict(self.j.records(1))
+        for s in self.order:
+            if s >= start:
+                yield s, recs[s]
+
+    def close(self):
+        self.j.close()
+
+
+@pytest.mark.parametrize("lie, message", [
+    (dict(claim=10), "announced records up to 10 but sends none from 6"),
+    (dict(order=[1, 2, 4, 5]), "sent record 4 where 3 was due"),
+    (dict(order=[1, 2, 2, 3]), "sent record 2 where 3 was due"),
+    (dict(acked=7), "acknowledged up to 7 beyond its last record 5"),
+])
+def test_a_lying_device_is_refused_and_nothing_is_stored(tmp_path, thread_box, lie, message):
+    j = LyingJournal(journal_with(tmp_path / "lj", session_payloads(1, "box-1")[:5]), **lie)
+    dev = thread_box(journal=j)
+    with MiniServer({"box-1": key_for("box-1")}) as srv:
+        code, summary, err = run_cli("--port", dev.path, "--server", srv.url, "--timeout", "0.2")
+        assert code == 1 and message in err, err
+        assert srv.store.records == {} and j.j.acked == 0
+
+
+class GarblingLink(L.Link):
+    def _send(self, n):
+        L.Link._send(self, n)
+        tx = self._tx
+        k = self._tx_len // 2
+        tx[k] = tx[k] ^ 0x40 or 0x41  # never 0: the frame stays one frame, with a bad CRC
+
+
+class OversizedLink(L.Link):
+    def _send(self, n):
+        junk = b"\x00" + bytes(range(1, 256)) * 12 + b"\x00"  # 3060 bytes without a delimiter
+        self._tx = bytearray(junk)
+        self._txmv = memoryview(self._tx)
+        self._tx_len = len(junk)
+        self._tx_off = 0
+
+
+@pytest.mark.parametrize("cls, message", [(GarblingLink, "bad frames (CRC/COBS"), (OversizedLink, "oversized frames")])
+def test_bad_and_oversized_frames_give_a_clear_error(tmp_path, thread_box, cls, message):
+    dev = thread_box(link_cls=cls, keyed=False)
+    with MiniServer({"box-1": key_for("box-1")}) as srv:
+        code, summary, err = run_cli("--port", dev.path, "--server", srv.url, "--timeout", "0.05", "--retries", "2")
+        assert code == 1 and message in err and "no reply from the box to HELLO after 3 tries" in err, err
+        assert srv.store.records == {} and dev.app.j.acked == 0
+
+
+def test_unkeyed_box_and_bad_usage(tmp_path, thread_box):
+    dev = thread_box(keyed=False)
+    with MiniServer({}) as srv:
+        code, summary, err = run_cli("--port", dev.path, "--server", srv.url)
+        assert code == 1 and "has no key" in err and "--provision" in err
+    code, summary, err = run_cli("--port", dev.path)
+    assert code == 1 and "--server URL or --offline DIR" in err
+    code, summary, err = run_cli("--port", str(tmp_path / "nope"), "--server", "http://127.0.0.1:9")
+    assert code == 1 and "cannot open" in err
+    env = dict(os.environ, MAHJONG_TABLE_USB_IDS="ffff:fffe", MAHJONG_TABLE_SIM_MARKER=str(tmp_path / "none"))
+    env.pop("MAHJONG_TABLE_PORT", None)
+    code, summary, err = run_cli("--port", "auto", "--server", "http://127.0.0.1:9", env=env)
+    assert code == 1 and "no box found" in err
+    env["MAHJONG_TABLE_PORT"] = dev.path
+    code, summary, err = run_cli("--port", "auto", "--offline", str(tmp_path / "o"), env=env)
+    assert code == 1 and "has no key" in err  # found it
