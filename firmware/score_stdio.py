@@ -1,10 +1,10 @@
 # Scoring over stdio on MicroPython: one JSON request per line in, one JSON reply per line out.
 # Used to run the host's request suites against the device build (`make mp-score`) under a
-# device-sized heap; the device application itself reads the keypad, not stdin.
+# device-sized heap; the device application itself reads the keypad, not stdin. The settle
+# protocol's loop (settle_stdio.py) is this one with another handler.
 import gc
 import sys
 
-from rules_min.request import handle_line
 
 
 def rules_from_argv(argv):
@@ -43,7 +43,7 @@ def internal_error(line, exc):
     return json.dumps({"id": rid, "ok": False, "error": {"code": "internal", "message": msg}})
 
 
-def serve(rules):
+def serve(rules, handle_line):
     out = sys.stdout
     flush = getattr(out, "flush", None)  # not every port's stdout has one
     while True:
@@ -66,13 +66,15 @@ def serve(rules):
         gc.collect()
 
 
-def main():
+def main(handle_line=None):
     try:
         rules = rules_from_argv(sys.argv)
     except ValueError as exc:
         sys.stderr.write(str(exc) + "\n")
         sys.exit(2)
-    serve(rules)
+    if handle_line is None:  # imported here: the settle loop does not load the score protocol
+        from rules_min.request import handle_line
+    serve(rules, handle_line)
 
 
 if __name__ == "__main__":

@@ -1,84 +1,9 @@
-# Settling over stdio on MicroPython: one JSON hand (its events) per line in, one JSON reply per
-# line out. The twin of firmware/score_stdio.py for the settle protocol (rules_min/settle_request.py),
-# used to run the host's settle requests against the device build under a device-sized heap:
+# Settling over stdio on MicroPython (make mp-settle): one JSON hand (its events) per line in, one
+# JSON reply per line out. The loop of score_stdio.py with the settle protocol's handler:
 #
-#   cd build/mpy && MICROPYPATH=$PWD:<dir of settle_stdio.mpy> micropython -X heapsize=96K \
-#       -m settle_stdio --rules sichuan
-#
-# The device application itself reads the keypad, not stdin.
-import gc
-import sys
-
+#   cd build/mpy && MICROPYPATH=$PWD micropython -X heapsize=128K -m settle_stdio --rules sichuan
+from score_stdio import main
 from rules_min.settle_request import handle_line
 
-
-def rules_from_argv(argv):
-    # argv[0] is the module name under `micropython -m settle_stdio`.
-    rules = "mcr"
-    args = argv[1:]
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a == "--rules" and i + 1 < len(args):
-            rules = args[i + 1]
-            i += 2
-        elif a.startswith("--rules="):
-            rules = a[8:]
-            i += 1
-        else:
-            raise ValueError("usage: settle_stdio [--rules mcr|sichuan|guangdong]")
-    return rules
-
-
-FALLBACK_REPLY = '{"id": null, "ok": false, "error": {"code": "internal", "message": "internal error"}}'
-
-
-def internal_error(line, exc):
-    # Still one reply per request, so a caller pairing replies by position stays in step.
-    import json
-
-    rid = None
-    try:
-        obj = json.loads(line)
-        if isinstance(obj, dict):
-            rid = obj.get("id")
-    except Exception:
-        pass
-    msg = "%s: %s" % (type(exc).__name__, exc)
-    return json.dumps({"id": rid, "ok": False, "error": {"code": "internal", "message": msg}})
-
-
-def serve(rules):
-    out = sys.stdout
-    flush = getattr(out, "flush", None)  # not every port's stdout has one
-    while True:
-        line = sys.stdin.readline()
-        if not line:
-            break
-        try:
-            reply = handle_line(line, rules)
-        except Exception as exc:  # MemoryError included: report it instead of dropping the session
-            gc.collect()
-            try:
-                reply = internal_error(line, exc)
-            except Exception:  # too little heap left even for the error reply
-                reply = FALLBACK_REPLY
-        out.write(reply)
-        out.write("\n")
-        if flush:
-            flush()
-        # Collect between requests so each starts from an unfragmented heap, as on the device.
-        gc.collect()
-
-
-def main():
-    try:
-        rules = rules_from_argv(sys.argv)
-    except ValueError as exc:
-        sys.stderr.write(str(exc) + "\n")
-        sys.exit(2)
-    serve(rules)
-
-
 if __name__ == "__main__":
-    main()
+    main(handle_line)
