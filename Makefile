@@ -14,7 +14,9 @@ RULES ?= mcr
 MP_TESTS ?= $(wildcard tests/core/test_*.py)
 
 MPY_DIR := build/mpy
-MPY_FILES := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard rules_min/*.py))
+# rules_min/mcr_viper.py is native code: it compiles only for a board's -march (tools/firmware_build.py);
+# the unix port runs the portable kernels.
+MPY_FILES := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(filter-out rules_min/mcr_viper.py,$(wildcard rules_min/*.py)))
 # The stdio loop goes flat in build/mpy so `micropython -m score_stdio` finds it there.
 ifneq ($(wildcard firmware/score_stdio.py),)
 MPY_FILES += $(MPY_DIR)/score_stdio.mpy

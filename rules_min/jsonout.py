@@ -2,9 +2,22 @@
 # and no dict built per reply.
 import json
 
+try:  # CPython: keep non-ASCII as it is, as MicroPython's json does
+    json.dumps("", ensure_ascii=False)
+
+    def _dumps_str(s):
+        return json.dumps(s, ensure_ascii=False)
+except TypeError:  # MicroPython
+    _dumps_str = json.dumps
+
 
 def q(s):
     """A JSON string literal; escapes only what JSON requires."""
+    # The json module quotes in C; when it escaped nothing (the length tells) that is the
+    # answer. Otherwise escape here: control characters as \u00XX on both interpreters.
+    r = _dumps_str(s)
+    if len(r) == len(s) + 2:
+        return r
     for ch in s:
         if ch == '"' or ch == "\\" or ord(ch) < 32:
             break

@@ -45,6 +45,16 @@ _SHAPE_BITS = (
     b"\x00\x00\x00\x00\x00\x01\x02"  # E S W N C F P
 )
 
+# Per tile code, two bytes (little-endian) for _tile_census to or/and over the tiles held:
+# bits 0-8 its rank (suited), 9-11 its suit m s p, 12 wind, 13 dragon, 14 and 15 _SHAPE_BITS.
+_TILE_BITS = bytearray(68)
+for _t in range(34):
+    _f = ((1 << _t % 9 | 512 << _t // 9 if _t < 27 else (0x1000 if _t < 31 else 0x2000))
+          | _SHAPE_BITS[_t] << 14)
+    _TILE_BITS[2 * _t] = _f & 255
+    _TILE_BITS[2 * _t + 1] = _f >> 8
+_TILE_BITS = bytes(_TILE_BITS)
+
 # Fans that seven pairs may add (seed 000 §二.2); everything else is dropped for that shape.
 _PAIRS_MAY_ADD = bytearray(NUM_FANS)
 for _f in bytes((
@@ -67,8 +77,9 @@ _work = bytearray(34)
 _full = bytearray(34)  # the concealed tiles, untouched while decompositions are searched
 _ch = bytearray(4)
 _pg = bytearray(4)
-_mark = bytearray(NUM_FANS)
+_mark = bytearray(NUM_FANS + 1)  # see _exclude_total
 _ZERO = bytes(NUM_FANS)
+_ZERO1 = bytes(NUM_FANS + 1)
 
 # Per-hand facts the decomposition callback reads (module globals: no closure allocation).
 _g_win = 0
@@ -86,62 +97,58 @@ _g_counts = None
 _g_nm = 0        # melds of the hand (_g_nmelds is larger while a knitted straight is scored)
 
 
-def _total(ft):
-    s = 0
-    for f in range(NUM_FANS):
-        if ft[f]:
-            s += POINTS[f] * ft[f]
-    return s
+# ---- kernels: loops over counts and fans (native twins in mcr_viper.py: change both) ----
 
-
-def _exclude(ft):
+def _exclude_total(ft, mark):
+    # Drop the fans that a present fan rules out (不计), higher points first, and return the
+    # points left. One pass in ORDER: a fan is ruled out only by fans before it in ORDER except
+    # 一色三节高 / 一色三同顺, which rule out each other, so when the later one is reached the
+    # earlier one is absent or has already ruled it out. mark[f] holds the number of the pass
+    # that ruled f out (kept in mark[NUM_FANS]), so it never needs clearing.
+    g = mark[NUM_FANS] + 1
+    if g > 255:
+        g = 1
+        mark[:] = _ZERO1
+    mark[NUM_FANS] = g
+    tot = 0
     for f in ORDER:
-        if ft[f] and not _mark[f]:
-            for k in range(EXCL_AT[f], EXCL_AT[f + 1]):
-                _mark[EXCL[k]] = 1
-    for f in range(NUM_FANS):
-        if _mark[f]:
-            ft[f] = 0
-            _mark[f] = 0
+        n = ft[f]
+        if n:
+            if mark[f] == g:
+                ft[f] = 0
+            else:
+                tot += POINTS[f] * n
+                for k in range(EXCL_AT[f], EXCL_AT[f + 1]):
+                    mark[EXCL[k]] = g
+    return tot
+
+
+def _tile_census(allc, bits):
+    # Over the tiles held: their _TILE_BITS or-ed (bits 0-13), and-ed (bits 14, 15), and
+    # how many are held four times (bits 16 up).
+    held = 0
+    every = 0xC000
+    hog = 0
+    for t in range(34):
+        x = allc[t]
+        if x:
+            w = bits[2 * t] | bits[2 * t + 1] << 8
+            held |= w
+            every &= w
+            if x == 4:
+                hog += 1
+    return (held & 0x3FFF) | (every & 0xC000) | hog << 16
 
 
 def _unique_wait():
     # Seed 000 §二.10: edge/closed/single count only when the hand formally waits on one tile,
-    # tiles of which all four are in sight included. A tile with no tile of the hand at most two
-    # ranks away can only complete a special shape, and those need many different tiles.
+    # tiles of which all four are in sight included.
     global _g_unique
     if _g_unique < 0:
         c = _full
         win = _g_win
-        nm = _g_nm
         c[win] -= 1
-        kinds = 0
-        suited = 0
-        for t in range(34):
-            if c[t]:
-                kinds += 1
-                if t < 27:
-                    suited += 1
-        special = nm <= 1 and (kinds >= 11 or suited >= 8)
-        other = False
-        for t in range(34):
-            if t == win or c[t] >= 5:
-                continue
-            near = c[t] > 0
-            if not near and t < 27:
-                r = t % 9
-                near = ((r > 0 and c[t - 1]) or (r > 1 and c[t - 2])
-                        or (r < 8 and c[t + 1]) or (r < 7 and c[t + 2]))
-            if not (near or special):
-                continue
-            c[t] += 1
-            if near:
-                other = sh.regular(c, 4 - nm) or (nm == 0 and sh.seven_pairs(c))
-            if not other and special:
-                other = sh.special_win(c, nm)
-            c[t] -= 1
-            if other:
-                break
+        other = sh.other_wait(c, win, _g_nm)
         c[win] += 1
         _g_unique = 0 if other else 1
     return _g_unique
@@ -545,8 +552,7 @@ def _eval():
     if ft[MELDED_HAND]:
         ft[SINGLE_WAIT] = 0
 
-    _exclude(ft)
-    tot = _total(ft)
+    tot = _exclude_total(ft, _mark)
     if tot == 0:
         ft[CHICKEN_HAND] = 1
         tot = 8
@@ -597,81 +603,44 @@ def _on_split():
 def _tile_fans(ft, allc, melds, counts, win, flags):
     # Fans fixed by which tiles the hand holds and by the win flags.
     self_drawn, last_of_kind, last_tile, kong = flags
-    suits = 0
-    honours = 0
-    winds = 0
-    dragons = 0
-    term_or_hon = True
-    simples = True
-    terminals_only = True
-    green = True
-    rev = True
-    lo = 9
-    hi = 0
-    for t in range(34):
-        if not allc[t]:
-            continue
-        if t >= 27:
-            honours += 1
-            if t >= 31:
-                dragons += 1
-            else:
-                winds += 1
-            simples = False
-            terminals_only = False
-        else:
-            suits |= 1 << (t // 9)
-            r = t % 9 + 1
-            if r < lo:
-                lo = r
-            if r > hi:
-                hi = r
-            if r == 1 or r == 9:
-                simples = False
-            else:
-                term_or_hon = False
-                terminals_only = False
-        if not _SHAPE_BITS[t] & 1:
-            green = False
-        if not _SHAPE_BITS[t] & 2:
-            rev = False
+    held = _tile_census(allc, _TILE_BITS)
+    every = held & 0xC000   # and-ed: green, reversible
+    hog = held >> 16        # 四归一: four of a tile that are not a kong
+    ranks = held & 0x1FF
+    suits = held >> 9 & 7
+    honours = held & 0x3000
     nsuits = (suits & 1) + (suits >> 1 & 1) + (suits >> 2 & 1)
-    if green:
+    if every & 0x4000:
         ft[ALL_GREEN] = 1
     if nsuits == 0:
         ft[ALL_HONORS] = 1
-    elif term_or_hon:
+    elif ranks & 0xFE == 0:  # terminals and honours only
         if honours:
             ft[ALL_TERMINALS_AND_HONORS] = 1
-        elif terminals_only:
+        else:
             ft[ALL_TERMINALS] = 1
     if nsuits == 1:
         ft[FULL_FLUSH if honours == 0 else HALF_FLUSH] = 1
     elif nsuits == 2:
         ft[ONE_VOIDED_SUIT] = 1
-    elif nsuits == 3 and winds and dragons:
+    elif nsuits == 3 and held & 0x1000 and held & 0x2000:
         ft[ALL_TYPES] = 1
     if honours == 0:
         ft[NO_HONORS] = 1
-        if lo >= 7:
+        if ranks & 0x3F == 0:      # 7-9 only
             ft[UPPER_TILES] = 1
-        elif lo >= 6:
+        elif ranks & 0x1F == 0:    # 6-9
             ft[UPPER_FOUR] = 1
-        if hi <= 3:
+        if ranks & 0x1F8 == 0:     # 1-3
             ft[LOWER_TILES] = 1
-        elif hi <= 4:
+        elif ranks & 0x1F0 == 0:   # 1-4
             ft[LOWER_FOUR] = 1
-        if lo >= 4 and hi <= 6:
+        if ranks & 0x1C7 == 0:     # 4-6
             ft[MIDDLE_TILES] = 1
-    if simples:
-        ft[ALL_SIMPLES] = 1
-    if rev:
+        if ranks & 0x101 == 0:
+            ft[ALL_SIMPLES] = 1
+    if every & 0x8000:
         ft[REVERSIBLE_TILES] = 1
-    # 四归一: four of a tile that are not a kong
-    hog = 0
-    for t in range(34):
-        if allc[t] == 4:
-            hog += 1
     for i in range(0, len(melds), 3):
         if melds[i] == _KONG:
             hog -= 1
@@ -840,9 +809,18 @@ def _special(shape):
         ft[GREATER_HONORS_KNITTED if honours == 7 else LESSER_HONORS_KNITTED] = 1
         if sh.knitted_of(c) >= 0:
             ft[KNITTED_STRAIGHT] = 1
-    _exclude(ft)
-    tot = _total(ft)
+    tot = _exclude_total(ft, _mark)
     if tot == 0:
         ft[CHICKEN_HAND] = 1
         tot = 8
     return tot
+
+
+# Native kernels where this board's build compiled them (see mcr_shapes.py's end).
+try:
+    from rules_min import mcr_viper as _nv
+except (ImportError, SyntaxError, ValueError):
+    _nv = None
+if _nv is not None:
+    _exclude_total = _nv.exclude_total
+    _tile_census = _nv.tile_census
