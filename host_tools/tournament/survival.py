@@ -232,8 +232,9 @@ class SurvivalTable:
         if h.multiplier is not None and h.multiplier != m:
             self.problems.append("hand %s: the box showed x%s, its start gives x%d (x%d counts)" % (n, h.multiplier, m, m))
         before = dict(self.cur)
-        for p in self.seats:
-            self.cur[p] += m * h.deltas.get(p, 0) + h.penalties.get(p, 0)
+        ch = rules.change([h.deltas.get(p, 0) for p in self.seats], [h.penalties.get(p, 0) for p in self.seats], m)
+        for p, c in zip(self.seats, ch):
+            self.cur[p] += c
         self.out = [p for p in self.seats if rules.is_out(self.cur[p])]
         self.history.append(dict(self.cur))
         log = HandLog(n, start, m, MappingProxyType(before), MappingProxyType(dict(self.cur)), tuple(self.out))
