@@ -43,7 +43,6 @@ DECISIONS (beyond those of ``survival`` and ``rules_min.survival``):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, Optional, Sequence
 
