@@ -345,9 +345,11 @@ def replay(ranked: Sequence[str], start: Any, tables: Sequence[Any], **kw: Any) 
 
 
 def hand_from_record(rec: Mapping[str, Any], corrected_deltas: Optional[Sequence[int]] = None) -> SurvivalHand:
-    """A survival hand from a hand record (protocol/record.py field names; seats, deltas per
-    seat, unmultiplied as settled; winners, discarder; fans.total with flowers; hand; time =
-    when it was keyed; hand_start = the dealer's dice roll; multiplier = what the box showed).
+    """A survival hand from a hand record (protocol/record.py v2: seats, deltas per chair as
+    settled, unmultiplied; wins [{"seat", "from", "total", ...}] with the MCR total flowers
+    included; hand; time = when it was keyed. Proposed for survival (docs/survival.md):
+    hand_start = the dealer's dice roll, multiplier = what the box applied. Version 1 records
+    (winners, discarder, fans.total) are read too.
 
     The record's deltas are split into the win's payments (multiplied) and penalties (not):
     ``rules_min.survival.split``. corrected_deltas (a correction's new deltas): the penalties
@@ -356,20 +358,25 @@ def hand_from_record(rec: Mapping[str, Any], corrected_deltas: Optional[Sequence
     try:
         seats = list(rec["seats"])
         deltas = list(rec["deltas"])
-        winners = list(rec.get("winners") or [])
-        w = winners[0] if winners else None
-        d = rec.get("discarder") if w is not None else None
-        total = (rec.get("fans") or {}).get("total", 0) if w is not None else 0
+        wins = rec.get("wins")
+        if wins is not None:
+            w, d, total = (wins[0]["seat"], wins[0]["from"], wins[0]["total"]) if wins else (None, None, 0)
+        else:
+            winners = list(rec.get("winners") or [])
+            w = winners[0] if winners else None
+            d = rec.get("discarder") if w is not None else None
+            total = (rec.get("fans") or {}).get("total", 0) if w is not None else 0
         play, pen = rules.split(deltas, total, w, d)
         if corrected_deltas is not None:
             play = [c - q for c, q in zip(corrected_deltas, pen)]
+        winner = seats[w] if w is not None else None
+        discarder = seats[d] if d is not None else None
     except (KeyError, TypeError, IndexError, ValueError) as e:
         raise TournamentError("not a hand record: %s" % e) from None
     by = lambda vals: {p: v for p, v in zip(seats, vals) if p is not None and v}  # noqa: E731
     return SurvivalHand(
-        start=rec.get("hand_start"), deltas=by(play), winner=seats[w] if w is not None else None,
-        discarder=seats[d] if d is not None else None, penalties=by(pen), end=rec.get("time"),
-        hand=rec.get("hand"), multiplier=rec.get("multiplier"),
+        start=rec.get("hand_start"), deltas=by(play), winner=winner, discarder=discarder, penalties=by(pen),
+        end=rec.get("time"), hand=rec.get("hand"), multiplier=rec.get("multiplier"),
     )
 
 

@@ -39,13 +39,27 @@ ENTRANTS = ["3", "7", "11", "15", "19", "23", "27", "31", "4", "8", "12", "16", 
 
 
 def rec(table, hand, start, end, seats, deltas, winner=None, discarder=None, fans=0):
-    """A hand record as the box writes it (seats and deltas in seat order; times in minutes)."""
+    """A hand record as the box writes it (protocol/record.py v2 plus the proposed hand_start;
+    seats and deltas by chair; times in minutes here)."""
+    w = None if winner is None else seats.index(winner)
+    d = None if discarder is None else seats.index(discarder)
+    wins = [] if w is None else [{"seat": w, "from": d, "total": fans, "fans": []}]
     return {
-        "kind": "hand", "session": 1, "table": table, "hand": hand, "rules": "mcr", "seats": list(seats),
-        "deltas": list(deltas), "winners": [] if winner is None else [seats.index(winner)],
-        "discarder": None if discarder is None else seats.index(discarder),
-        "fans": None if winner is None else {"total": fans}, "hand_start": at(start), "time": at(end),
+        "v": 2, "kind": "hand", "tournament": "T-survival", "session": 1, "table": table, "hand": hand,
+        "rules": "mcr", "seats": list(seats), "deltas": list(deltas), "wins": wins,
+        "winners": [] if w is None else [w], "discarder": d, "hand_start": at(start), "time": at(end),
     }
+
+
+def test_a_version_1_record_reads_the_same():
+    v2 = rec(1, 1, 0, 9, ("a", "b", "c", "d"), [40, -8, -8, -24], "a", "d", 16)
+    v1 = dict(v2, v=1, fans={"total": 16})
+    del v1["wins"]
+    assert hand_from_record(v1) == hand_from_record(v2)
+    h = hand_from_record(v2)
+    assert (dict(h.deltas), dict(h.penalties), h.winner, h.discarder) == ({"a": 40, "b": -8, "c": -8, "d": -24}, {}, "a", "d")
+    with pytest.raises(TournamentError):
+        hand_from_record({"seats": ["a"]})
 
 
 def test_entrants_keep_their_numbers_and_preliminary_order():
@@ -256,3 +270,59 @@ def test_whole_event():
     assert again.ranking() == ev.ranking()
     assert again.problems == ["table 1: hand 3 was keyed after the table ended (a player was out after hand 2): it does not count",
                               "table 11: hand 3 was keyed after the table ended (a player was out after hand 2): it does not count"]
+
+
+def test_a_correction_changes_the_win_and_keeps_the_penalties():
+    # a 错和 of seat 2 (10 to each) and seat 0's 8 fans on seat 1's discard: deltas 42, -6, -38, 2.
+    # The referee corrects the win to 10 fans: new deltas 44, -8, -38, 2. The 错和 stays as keyed
+    # (not multiplied); the win's part becomes 34, -18, -8, -8
+    r = rec(1, 1, 0, 9, ("a", "b", "c", "d"), [42, -6, -38, 2], "a", "b", 8)
+    h = hand_from_record(r)
+    assert (dict(h.deltas), dict(h.penalties)) == ({"a": 32, "b": -16, "c": -8, "d": -8}, {"a": 10, "b": 10, "c": -30, "d": 10})
+    h = hand_from_record(r, corrected_deltas=[44, -8, -38, 2])
+    assert dict(h.deltas) == {"a": 34, "b": -18, "c": -8, "d": -8} and h.penalties == {"a": 10, "b": 10, "c": -30, "d": 10}
+
+
+def test_records_that_do_not_count_leave_the_table_alone():
+    ev = SurvivalEvent(["a", "b", "c", "d", "e", "f", "g", "h"], T0)
+    for p in ev.propose():
+        ev.confirm(p.seats)
+    seats = ev.tables[1].seats
+    assert seats == ("a", "d", "e", "h")  # snake of 8: ranks 1 4 5 8
+    good = rec(1, 1, 0, 5, seats, [40, -8, -8, -24], "a", "h", 16)
+    assert ev.add_hand(1, hand_from_record(good)) is None
+    assert ev.add_hand(1, hand_from_record(good)).code == "duplicate"
+    other = rec(1, 2, 6, 9, ("a", "d", "e", "z"), [40, -8, -8, -24], "a", "z", 16)
+    assert ev.add_hand(1, hand_from_record(other)).code == "not_at_table"
+    undated = dict(rec(1, 3, 6, 9, seats, [40, -8, -8, -24], "a", "h", 16), hand_start=None)
+    assert ev.add_hand(1, hand_from_record(undated)).code == "no_start"
+    assert ev.add_hand(1, {"start": at(7), "discarder": "a", "hand": 4}).code == "bad_hand"
+    assert ev.add_hand(1, {"nonsense": 1}).code == "bad_hand"
+    assert [ev.score[p] for p in seats] == [90, 42, 42, 26]
+    with pytest.raises(TournamentError):
+        ev.add_hand(9, hand_from_record(good))
+    # a box clock a little behind the server's: rolled 20 s "before" the event: x1, flagged
+    early = rec(2, 1, 0, 5, ev.tables[2].seats, [40, -8, -8, -24], "b", "g", 16)
+    early["hand_start"] = T0 - 20
+    assert ev.add_hand(2, hand_from_record(early)) is None
+    assert ev.tables[2].result().problems == ("hand 1 starts before the event (x1 counts): check the box's clock",)
+    # the box showed another multiplier than its own roll gives: the roll's counts, flagged
+    shown = dict(rec(2, 2, 31, 35, ev.tables[2].seats, [-8, 32, -8, -16], "c", "g", 8), multiplier=1)
+    assert ev.add_hand(2, hand_from_record(shown)) is None
+    assert ev.tables[2].result().hands[-1].multiplier == 2
+    assert "the box showed x1, its start gives x2 (x2 counts)" in ev.tables[2].result().problems[-1]
+
+
+def test_replay_lists_a_table_it_cannot_seat():
+    tables = [
+        StoredTable(1, ("a", "b", "c", "d"), T0, [rec(1, 1, 0, 5, ("a", "b", "c", "d"), [66, -8, -8, -50], "a", "d", 42)]),
+        # four entrants: table 1 was the last; two more tables stored by mistake
+        StoredTable(2, ("a", "b", "c", "e"), at(6)),
+        StoredTable(3, ("a", "b", "c", "f"), at(7)),
+    ]
+    ev = replay(["a", "b", "c", "d"], T0, [{"number": t.number, "seats": t.seats, "at": t.at,
+                                             "hands": [hand_from_record(h) for h in t.hands]} for t in tables])
+    assert ev.ended and [x.player for x in ev.ranking()] == ["a", "b", "c", "d"]
+    assert ev.problems == ["table 2 not counted: the event has ended", "table 3 not counted: the event has ended"]
+    ev = replay(list("abcdefgh"), T0, [StoredTable(1, ("a", "b", "c", "d"), T0), StoredTable(2, ("a", "f", "g", "h"), T0)])
+    assert ev.problems == ["table 2 not counted: a plays at table 1: only waiting players can be seated"]
