@@ -329,19 +329,29 @@ def replay(ranked: Sequence[str], start: Any, tables: Sequence[Any], **kw: Any) 
     confirmed). A table that cannot be confirmed (a player not waiting: a correction changed a
     bust, or the seats were keyed wrong) is skipped and listed in ``problems``; so are its hands."""
     ev = SurvivalEvent(ranked, start, **kw)
-    for st in sorted((t if isinstance(t, StoredTable) else StoredTable(**t) for t in tables), key=lambda t: t.number):
+    stored = []
+    for t in tables:
+        try:
+            stored.append(t if isinstance(t, StoredTable) else StoredTable(**t))
+        except TypeError as e:
+            raise TournamentError("a stored survival table needs number, seats, at, hands: %s" % e) from None
+    for st in sorted(stored, key=lambda t: t.number):
         try:
             ev.confirm(st.seats, st.at, st.number)
         except TournamentError as e:
             ev.problems.append("table %s not counted: %s" % (st.number, e))
             continue
-        hands = sorted(st.hands, key=lambda h: (_as_hand(h).hand is None, _as_hand(h).hand or 0))
-        for h in hands:
+        for h in sorted(st.hands, key=_hand_number):
             r = ev.add_hand(st.number, h)
             if r is not None:
                 ev.problems.append("table %d: %s" % (st.number, r.message))
         ev.problems.extend("table %d: %s" % (st.number, p) for p in ev.tables[st.number].table.problems)
     return ev
+
+
+def _hand_number(h: Any) -> tuple:
+    n = h.hand if isinstance(h, SurvivalHand) else h.get("hand") if isinstance(h, Mapping) else None
+    return (0, n) if isinstance(n, int) and not isinstance(n, bool) else (1, 0)
 
 
 def hand_from_record(rec: Mapping[str, Any], corrected_deltas: Optional[Sequence[int]] = None) -> SurvivalHand:

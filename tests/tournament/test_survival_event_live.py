@@ -326,3 +326,10 @@ def test_replay_lists_a_table_it_cannot_seat():
     assert ev.problems == ["table 2 not counted: the event has ended", "table 3 not counted: the event has ended"]
     ev = replay(list("abcdefgh"), T0, [StoredTable(1, ("a", "b", "c", "d"), T0), StoredTable(2, ("a", "f", "g", "h"), T0)])
     assert ev.problems == ["table 2 not counted: a plays at table 1: only waiting players can be seated"]
+
+
+def test_replay_never_raises_on_what_a_table_recorded():
+    bad = [{"nonsense": True}, {"start": "noon", "hand": 2}, hand_from_record(rec(1, 3, 0, 5, ("a", "b", "c", "d"), [66, -8, -8, -50], "a", "d", 42))]
+    ev = replay(["a", "b", "c", "d"], T0, [StoredTable(1, ("a", "b", "c", "d"), T0, bad)])
+    assert ev.ended and ev.ranking()[0].player == "a"
+    assert len(ev.problems) == 2 and all(p.startswith("table 1: ") for p in ev.problems)
