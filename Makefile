@@ -95,6 +95,7 @@ mp-settle: mpy
 	@cd $(MPY_DIR) && MICROPYPATH=$(CURDIR)/$(MPY_DIR) exec $(MICROPYTHON) -X heapsize=$(HEAP) -m settle_stdio --rules $(RULES)
 
 bench: venv
+	$(BIN)/python bench/table_flow.py --json build/bench/table_flow.json
 	@if [ -f bench/__main__.py ]; then exec $(BIN)/python -m bench; \
 	elif [ -f bench/run.py ]; then exec $(BIN)/python -m bench.run; \
 	else echo "no benchmarks yet: bench/run.py is missing" >&2; exit 1; fi
