@@ -41,7 +41,7 @@ $(STAMP): requirements-dev.txt pyproject.toml
 	$(BIN)/python -m pip install -q --no-deps -e . >&2
 	touch $@
 
-test: venv system-deps
+test: venv system-deps pico-deps
 	$(BIN)/python -m pytest -q tests
 	$(MAKE) --no-print-directory mp-test
 
@@ -150,3 +150,14 @@ sync-test: venv
 
 sync-bench: venv
 	$(BIN)/python bench/sync_bench.py --json build/bench/sync_bench.json
+
+# The emulated Pico (pico/: rp2040js from npm with the box's parts; issue 10). `make pico-deps`
+# installs pico/node_modules from the lock file. A script on the chip:
+#   .venv/bin/python -m pico.run SCRIPT --files build/pico/fs [--uf2 F.uf2] [--timeout S]
+# Firmware files: PICO_FIRMWARE_DIR (default ../shared/pico: stock MicroPython v1.28.0, boot ROM).
+.PHONY: pico-deps
+PICO_NODE := pico/node_modules/.stamp
+pico-deps: $(PICO_NODE)
+$(PICO_NODE): pico/package.json pico/package-lock.json
+	cd pico && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
