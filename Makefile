@@ -155,3 +155,14 @@ pico-deps: $(PICO_NODE)
 $(PICO_NODE): pico/package.json pico/package-lock.json
 	cd pico && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
+
+# The frozen firmware (tools/pico_uf2.py): MicroPython v1.28.0 for RPI_PICO with the app, the
+# board config, rules_min and protocol/ frozen, from build/pico/manifest.py. Unpacks the source
+# bundle once into build/mpsrc, builds picotool and mpy-cross once (~2.5 min on 2 cores), then
+# incremental. Output build/pico-uf2/firmware.uf2 + .elf. PICO_SRC overrides the tarball.
+.PHONY: pico-uf2 pico-build-deps
+PICO_SRC ?=
+pico-build-deps:
+	@bash tools/pico_build_deps.sh
+pico-uf2: firmware pico-build-deps
+	nice $(BIN)/python tools/pico_uf2.py $(if $(PICO_SRC),--source $(PICO_SRC))
