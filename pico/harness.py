@@ -187,3 +187,32 @@ class Pico:
 
     def stats(self):
         return self._req("stats")
+
+
+
+def raw_exec(p, code, max_ms=60000, step_ms=20):
+    """Run `code` on the board's raw REPL (the board must be at the REPL: no main.py loop).
+    Returns (status, stdout, exception text): status "ok", "error", or "cut" when the power was
+    cut first (stdout then holds what the script had printed)."""
+    p.read()
+    p.write(b"\x03\x03\x01")
+    buf = bytearray()
+    end = p.ms + max_ms
+    stage = 0
+    while p.ms < end:
+        alive = p.run(step_ms)
+        buf += p.read()
+        if stage == 0 and b"raw REPL; CTRL-B to exit\r\n>" in buf:
+            buf = bytearray()
+            p.write(code.encode() + b"\x04")
+            stage = 1
+        elif stage == 1 and buf.count(b"\x04") >= 2:
+            i = buf.index(b"OK") + 2
+            j = buf.index(b"\x04", i)
+            k = buf.index(b"\x04", j + 1)
+            err = buf[j + 1:k].decode()
+            return ("ok" if not err else "error"), buf[i:j].decode().replace("\r\n", "\n"), err
+        if not alive:
+            out = buf[buf.index(b"OK") + 2:] if b"OK" in buf else b""
+            return "cut", bytes(out).decode(errors="replace").replace("\r\n", "\n"), ""
+    raise ChipError("raw REPL: no answer in %d ms" % max_ms)
