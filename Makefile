@@ -44,7 +44,8 @@ $(STAMP): requirements-dev.txt pyproject.toml
 	touch $@
 
 test: venv system-deps pico-deps
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q tests --ignore=tests/pico
+	$(MAKE) --no-print-directory pico-test
 	$(MAKE) --no-print-directory mp-test
 
 system-deps:
@@ -163,3 +164,22 @@ pico-deps: $(PICO_NODE)
 $(PICO_NODE): pico/package.json pico/package-lock.json
 	cd pico && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
+
+# The frozen firmware (tools/pico_uf2.py): MicroPython v1.28.0 for RPI_PICO with the app, the
+# board config, rules_min and protocol/ frozen, from build/pico/manifest.py. Unpacks the source
+# bundle once into build/mpsrc, builds picotool and mpy-cross once (~2.5 min on 2 cores), then
+# incremental. Output build/pico-uf2/firmware.uf2 + .elf. PICO_SRC overrides the tarball.
+.PHONY: pico-uf2 pico-build-deps
+PICO_SRC ?=
+pico-build-deps:
+	@bash tools/pico_build_deps.sh
+pico-uf2: firmware pico-build-deps
+	nice $(BIN)/python tools/pico_uf2.py $(if $(PICO_SRC),--source $(PICO_SRC))
+
+# The emulated-Pico suite (tests/pico), on the stock UF2 and the frozen one. Without the Pico
+# firmware files (a clone without ../shared/pico) its tests are skipped and say why.
+.PHONY: pico-test
+pico-test: venv pico-deps firmware
+	@if [ -e "$${PICO_FIRMWARE_DIR:-../shared/pico}/micropython-1.28.0-rp2-src.tar.xz" ]; then \
+		bash tools/pico_build_deps.sh && QUIET=1 nice $(BIN)/python tools/pico_uf2.py --if-available; fi
+	$(BIN)/python -m pytest -q tests/pico
