@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from protocol import codec as C
+from protocol import config
 from protocol import frames as F
 from protocol.sign import authenticate, wrap_key
 
@@ -245,6 +246,11 @@ class Box:
         return raw[4]
 
     def push_config(self, cfg: dict) -> None:
+        """Start the box's next session. The config is checked here first with the check the box
+        and the server make (protocol/config.py): a bad one never reaches the box."""
+        why = config.message(cfg)
+        if why:
+            raise SyncError("the session config is refused: %s" % clean(why))
         self.authed(F.T_CONFIG, json.dumps(cfg, ensure_ascii=False).encode())
 
     def set_clock(self, t: Optional[int] = None) -> dict:

@@ -280,3 +280,16 @@ def test_fuzz_the_hello_of_a_hostile_box(tmp_path, fields, drop):
     for k in drop:
         info.pop(k, None)
     survive(tmp_path, {"HELLO": json.dumps(info).encode()})
+
+
+@pytest.mark.parametrize("cfg", [{"tournament": "T", "session": "one", "table": 1, "rules": "mcr",
+                                  "players": ["1", "2", "3", "4"], "first_dealer": 0},
+                                 {"tournament": "T", "session": 1, "table": [7], "rules": "mcr",
+                                  "players": ["1", "2", "3", "4"], "first_dealer": 0},
+                                 {"tournament": "T", "session": 1, "table": 7, "rules": "mcr",
+                                  "players": ["1", "2", "3", "4"]}])
+def test_the_tool_checks_a_session_config_before_sending_it(tmp_path, cfg):
+    box = HostileBox()
+    with pytest.raises(sync.SyncError, match="the session config is refused"):
+        run_sync(box, tmp_path, config=cfg)
+    assert "CONFIG" not in box.requests
