@@ -144,9 +144,10 @@ sim-terminal: venv
 sim-window-ref: venv
 	SIM_WINDOW_UPDATE=1 $(BIN)/python -m pytest -q tests/sim_window
 
-# Host link (firmware/link.py, host_tools/sync.py): `make sync-test` runs tests/sync (framing,
-# HMAC, the simulator and MicroPython devices on ptys, the 200-session faulty-line relay);
-# `make sync-bench` the figures (records/s, bytes on the wire, a day's sync, MicroPython heap).
+# Host link (protocol/, firmware/link.py, host_tools/sync/): `make sync-test` runs tests/sync
+# (framing, HMAC, authentication, set aside, a hostile box, the simulator and MicroPython devices
+# on ptys, the 200-session faulty-line relay); `make sync-bench` the figures (records/s, bytes on
+# the wire, a day's sync, what authentication costs, MicroPython heap).
 .PHONY: sync-test sync-bench
 sync-test: venv
 	$(BIN)/python -m pytest -q tests/sync
