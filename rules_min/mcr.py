@@ -156,21 +156,6 @@ def _unique_wait():
 
 # ---- chow and pung combinations (seed 001 §三.2-.5) ----
 
-def _chow2(a, b):
-    # fan of two chows given by lowest tile, a <= b
-    if a // 9 == b // 9:
-        if a == b:
-            return PURE_DOUBLE_CHOW
-        if b - a == 3:
-            return SHORT_STRAIGHT
-        if b - a == 6:
-            return TWO_TERMINAL_CHOWS
-        return _NONE
-    if a % 9 == b % 9:
-        return MIXED_DOUBLE_CHOW
-    return _NONE
-
-
 def _mixed(a, b, c):
     # three sets in three different suits: 1 same rank, 2 ranks in a row, 3 ranks 1-4-7 (as
     # lowest tiles), 0 none of these; -1 when the suits are not all different
@@ -181,17 +166,17 @@ def _mixed(a, b, c):
     sc = c // 9
     if sa == sb or sb == sc or sa == sc:
         return -1
-    ra = a % 9
-    rb = b % 9
-    rc = c % 9
-    if ra == rb == rc:
+    a %= 9
+    b %= 9
+    c %= 9
+    if a == b == c:
         return 1
-    lo = min(ra, rb, rc)
-    hi = max(ra, rb, rc)
-    mid = ra + rb + rc - lo - hi
-    if mid == lo + 1 and hi == lo + 2:
+    lo = min(a, b, c)
+    sa = max(a, b, c)   # the highest
+    sb = a + b + c - lo - sa
+    if sb == lo + 1 and sa == lo + 2:
         return 2
-    if lo == 0 and mid == 3 and hi == 6:
+    if lo == 0 and sb == 3 and sa == 6:
         return 3
     return 0
 
@@ -216,12 +201,6 @@ def _chow3(a, b, c):
     return _NONE
 
 
-def _pung2(a, b):
-    if a < 27 and b < 27 and a // 9 != b // 9 and a % 9 == b % 9:
-        return DOUBLE_PUNG
-    return _NONE
-
-
 def _pung3(a, b, c):
     if c < 27 and a // 9 == b // 9 == c // 9:
         return PURE_SHIFTED_PUNGS if b == a + 1 and c == b + 1 else _NONE
@@ -233,17 +212,50 @@ def _pung3(a, b, c):
     return _NONE
 
 
-def _two_set_fans(ft, v, n, two, limit):
-    # No fan of three or four sets: every pair of sets may score a two-set fan, but 套算一次
-    # (seed 001 §三.5) allows at most `limit` of them; the surplus is cut from the most repeated
-    # label first, 老少副 before 连六 before 喜相逢 before 一般高 (不得相同, §三.3).
-    cnt = 0
-    for i in range(n):
+# Two-set fans of the pairs of sets, in the order (0,1) (0,2) (0,3) (1,2) (1,3) (2,3) of the
+# sorted sets (fewer sets: the first pairs of that order that exist). _WITH[3*s..3*s+2]: the
+# pairs of four sets that hold set s.
+_PF = bytearray(6)
+_WITH = b"\x00\x01\x02\x00\x03\x04\x01\x03\x05\x02\x04\x05"
+
+
+def _pair_fans(v, n, chows):
+    # _PF for the n sorted sets v (lowest tiles of chows, or pung tiles); returns how many
+    # pairs have a fan
+    k = 0
+    hits = 0
+    for i in range(n - 1):
+        a = v[i]
         for j in range(i + 1, n):
-            f = two(v[i], v[j])
+            b = v[j]
+            f = _NONE
+            if a // 9 == b // 9:
+                if chows:
+                    if a == b:
+                        f = PURE_DOUBLE_CHOW
+                    elif b - a == 3:
+                        f = SHORT_STRAIGHT
+                    elif b - a == 6:
+                        f = TWO_TERMINAL_CHOWS
+            elif a % 9 == b % 9 and b < 27:
+                f = MIXED_DOUBLE_CHOW if chows else DOUBLE_PUNG
+            _PF[k] = f
             if f != _NONE:
-                ft[f] += 1
-                cnt += 1
+                hits += 1
+            k += 1
+    return hits
+
+
+def _two_set_fans(ft, npairs, limit):
+    # No fan of three or four sets: every pair of sets may score its two-set fan (_PF), but
+    # 套算一次 (seed 001 §三.5) allows at most `limit` of them; the surplus is cut from the most
+    # repeated label first, 老少副 before 连六 before 喜相逢 before 一般高 (不得相同, §三.3).
+    cnt = 0
+    for k in range(npairs):
+        f = _PF[k]
+        if f != _NONE:
+            ft[f] += 1
+            cnt += 1
     keep = 1
     while cnt > limit and keep >= 0:
         f = TWO_TERMINAL_CHOWS
@@ -255,22 +267,13 @@ def _two_set_fans(ft, v, n, two, limit):
         keep -= 1
 
 
-def _isolated(v, n, two):
-    # sets that make a two-set fan with none of the others
-    iso = 0
-    for i in range(n):
-        for j in range(n):
-            if i != j and two(min(v[i], v[j]), max(v[i], v[j])) != _NONE:
-                break
-        else:
-            iso += 1
-    return iso
-
-
-def _combos(ft, v, n, four, three, two, chows):
-    # v[0..n-1]: sorted lowest tiles of the chows (or pungs)
+def _combos(ft, v, n, chows):
+    # Fans of combinations of the n sorted chows (or pungs) v (seed 001 §三.2-.5).
+    if n < 2:
+        return
+    hits = _pair_fans(v, n, chows)
     if n == 4:
-        f = four(v)
+        f = _chow4(v) if chows else _pung4(v)
         if f != _NONE:
             ft[f] += 1
             return
@@ -282,52 +285,54 @@ def _combos(ft, v, n, four, three, two, chows):
             a = v[0] if skip else v[1]
             b = v[1] if skip > 1 else v[2]
             c = v[3] if skip < 3 else v[2]
-            f = three(a, b, c)
-            if f == _NONE:
+            f = _chow3(a, b, c) if chows else _pung3(a, b, c)
+            if f == _NONE or POINTS[f] <= bestp:
                 continue
-            o = v[skip]
-            x = _NONE
-            for y in (a, b, c):
-                g = two(min(o, y), max(o, y))
-                if g != _NONE and (x == _NONE or g < x):
-                    x = g   # lowest id first: 一般高, 喜相逢, 连六, 老少副
-            if POINTS[f] > bestp:
-                bestp = POINTS[f]
-                bestf = f
-                bestx = x
+            bestp = POINTS[f]
+            bestf = f
+            # lowest id first: 一般高, 喜相逢, 连六, 老少副
+            bestx = min(_PF[_WITH[3 * skip]], _PF[_WITH[3 * skip + 1]], _PF[_WITH[3 * skip + 2]])
         if bestf != _NONE:
             ft[bestf] += 1
             if bestx != _NONE:
                 ft[bestx] += 1
             return
         if chows:
-            limit = 3 - _isolated(v, 4, two)
-            if limit > 0:
-                _two_set_fans(ft, v, 4, two, limit)
+            if hits:
+                # sets that make a two-set fan with none of the others do not count
+                iso = 0
+                for s in range(4):
+                    if (_PF[_WITH[3 * s]] == _NONE and _PF[_WITH[3 * s + 1]] == _NONE
+                            and _PF[_WITH[3 * s + 2]] == _NONE):
+                        iso += 1
+                if iso < 3:
+                    _two_set_fans(ft, 6, 3 - iso)
             return
     elif n == 3:
-        f = three(v[0], v[1], v[2])
+        f = _chow3(v[0], v[1], v[2]) if chows else _pung3(v[0], v[1], v[2])
         if f != _NONE:
             ft[f] += 1
             return
-    if n >= 2:
+    if hits:
         # pungs: every pair counts (two 双同刻 at most); chows: at most n - 1
-        _two_set_fans(ft, v, n, two, n - 1 if chows else 6)
+        _two_set_fans(ft, n * (n - 1) // 2, n - 1 if chows else 6)
 
 
 def _chow4(v):
-    a, b, c, d = v[0], v[1], v[2], v[3]
+    a = v[0]
+    d = v[3]
     if a // 9 == d // 9:
         if a == d:
             return QUADRUPLE_CHOW
-        s = b - a
-        if (s == 1 or s == 2) and c - b == s and d - c == s:
+        s = v[1] - a
+        if (s == 1 or s == 2) and v[2] - v[1] == s and d - v[2] == s:
             return FOUR_PURE_SHIFTED_CHOWS
     return _NONE
 
 
 def _pung4(v):
-    a, d = v[0], v[3]
+    a = v[0]
+    d = v[3]
     if d < 27 and a // 9 == d // 9 and d - a == 3:
         return FOUR_PURE_SHIFTED_PUNGS
     return _NONE
@@ -343,10 +348,8 @@ def _sort4(v, n):
         v[j + 1] = x
 
 
-def _terminal_chows(ft, nchow, pair):
-    # 一色双龙会 / 三色双龙会: 123 and 789 chows twice and a pair of 5s
-    if nchow != 4 or pair >= 27 or pair % 9 != 4:
-        return False
+def _terminal_chows(ft, pair):
+    # 一色双龙会 / 三色双龙会: 123 and 789 chows twice and a pair of 5s (four chows, pair 5)
     lo = 0  # 2 bits a suit: how many 123 chows
     hi = 0  # same for 789
     for i in range(4):
@@ -381,13 +384,18 @@ def _eval():
     self_drawn = _g_self
     pair = _tiles[4]
     first = _g_nmelds
-    # A discarded winning tile that fits no concealed chow completed a pung: that pung counts
-    # as claimed (seed 001 §三 明杠 note: a pung finished by a discard is not concealed).
-    in_chow = False
+    # Where the winning tile sits in the concealed chows: bit 0 at an end, bit 1 in the middle
+    # (bit 2, the pair, below). A discarded winning tile that fits no concealed chow completed
+    # a pung: that pung counts as claimed (seed 001 §三 明杠 note).
+    pos = 0
     for i in range(first, 4):
         t = _tiles[i]
-        if _kinds[i] == _CHOW and t <= win <= t + 2 and win // 9 == t // 9:
-            in_chow = True
+        if _kinds[i] == _CHOW and win // 9 == t // 9:
+            if win == t + 1:
+                pos |= 2
+            elif win == t or win == t + 2:
+                pos |= 1
+    in_chow = pos != 0
     nchow = 0
     npung = 0
     nknit = 0
@@ -519,11 +527,13 @@ def _eval():
         ft[KNITTED_STRAIGHT] = 1
 
     # combinations of chows and of pungs
-    if not _terminal_chows(ft, nchow, pair):
-        _sort4(_ch, nchow)
-        _combos(ft, _ch, nchow, _chow4, _chow3, _chow2, True)
-    _sort4(_pg, npung)
-    _combos(ft, _pg, npung, _pung4, _pung3, _pung2, False)
+    if not (nchow == 4 and pair < 27 and pair % 9 == 4 and _terminal_chows(ft, pair)):
+        if nchow > 1:
+            _sort4(_ch, nchow)
+            _combos(ft, _ch, nchow, True)
+    if npung > 1:
+        _sort4(_pg, npung)
+        _combos(ft, _pg, npung, False)
 
     # concealment
     if _g_nopen == 0:
@@ -532,14 +542,6 @@ def _eval():
         ft[MELDED_HAND] = 1
 
     # the wait (seed 000 §二.9-10): only for a unique wait; one of the three, edge first
-    pos = 0
-    for i in range(first, 4):
-        t = _tiles[i]
-        if _kinds[i] == _CHOW and win // 9 == t // 9:
-            if win == t + 1:
-                pos |= 2
-            elif win == t or win == t + 2:
-                pos |= 1
     if pair == win:
         pos |= 4
     if pos and not ft[FOUR_KONGS] and _unique_wait():
@@ -600,9 +602,8 @@ def _on_split():
     _keep(_eval())
 
 
-def _tile_fans(ft, allc, melds, counts, win, flags):
+def _tile_fans(ft, allc, melds, counts, win, self_drawn, last_of_kind, last_tile, kong):
     # Fans fixed by which tiles the hand holds and by the win flags.
-    self_drawn, last_of_kind, last_tile, kong = flags
     held = _tile_census(allc, _TILE_BITS)
     every = held & 0xC000   # and-ed: green, reversible
     hog = held >> 16        # 四归一: four of a tile that are not a kong
@@ -699,7 +700,19 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
     """Best fans of a parsed hand (notation.parse). Returns (fans, total): fans is a bytearray
     (one count per fan id, module buffer: copy to keep), total its points without flowers.
     Returns (None, 0) when the tiles are no winning hand."""
-    global _g_win, _g_self, _g_nmelds, _g_nopen, _g_seat, _g_prev, _g_best_total, _g_unique
+    total = score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind, prevalent_wind)
+    if total < 0:
+        return None, 0
+    return fans, total
+
+
+fans = None  # the fans of the last score_into (a module buffer), None when it found no win
+
+
+def score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind, prevalent_wind):
+    """score() without its result tuple: returns the total (-1 for no win) and leaves the fans
+    in mcr.fans. Allocates nothing (the benchmark runs it with the heap locked)."""
+    global fans, _g_win, _g_self, _g_nmelds, _g_nopen, _g_seat, _g_prev, _g_best_total, _g_unique
     global _g_counts, _g_nm, _g_alt_key, _g_best_key, _g_pairs_tie
     nm = len(melds) // 3
     allc = _work
@@ -734,7 +747,7 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
     _full[:] = counts
     _base[:] = _ZERO
     _best[:] = _ZERO
-    _tile_fans(_base, allc, melds, counts, win, (self_drawn, last_of_kind, last_tile, kong))
+    _tile_fans(_base, allc, melds, counts, win, self_drawn, last_of_kind, last_tile, kong)
 
     _g_alt_key = -1
     _g_best_key = 0
@@ -744,13 +757,16 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
         if sh.seven_pairs(counts):
             special = _special(SEVEN_PAIRS)
             if _best[SEVEN_SHIFTED_PAIRS]:
-                return _best, special
+                fans = _best
+                return special
             _g_pairs_tie = True
             _g_best_key = 0x3FFFFFFF  # any regular split that ties comes later and wins
         elif sh.thirteen_orphans(counts):
-            return _best, _special(THIRTEEN_ORPHANS)
+            fans = _best
+            return _special(THIRTEEN_ORPHANS)
         elif sh.honours_knitted(counts):
-            return _best, _special(LESSER_HONORS_KNITTED)
+            fans = _best
+            return _special(LESSER_HONORS_KNITTED)
     _g_best_total = special
 
     sh.decompose(counts, nm, _kinds, _tiles, _on_split)
@@ -775,10 +791,10 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
                 counts[t] += 1
 
     if _g_best_total < 0:
-        return None, 0
-    if _g_alt_key > _g_best_key:
-        return _alt, _g_best_total
-    return _best, _g_best_total
+        fans = None
+        return -1
+    fans = _alt if _g_alt_key > _g_best_key else _best
+    return _g_best_total
 
 
 def _special(shape):
