@@ -9,6 +9,11 @@ except ImportError:  # CPython
     def const(x):
         return x
 
+try:
+    from micropython import heap_lock as _heap_lock, heap_unlock as _heap_unlock
+except ImportError:  # CPython
+    _heap_lock = None
+
 from rules_min import mcr_shapes as sh
 from rules_min.mcr_table import (
     POINTS, ORDER, EXCL, EXCL_AT, NUM_FANS,
@@ -700,7 +705,26 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
     """Best fans of a parsed hand (notation.parse). Returns (fans, total): fans is a bytearray
     (one count per fan id, module buffer: copy to keep), total its points without flowers.
     Returns (None, 0) when the tiles are no winning hand."""
-    total = score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind, prevalent_wind)
+    if _heap_lock is None:
+        total = score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind,
+                           prevalent_wind)
+    else:
+        # With the heap locked MicroPython puts every call's frame on the C stack (a frame over
+        # 11 words is otherwise taken from the heap and given back: ~10% of the time on the
+        # Pico). The scorer allocates nothing else (bench/pico_score.py runs every corpus hand
+        # locked); should it ever, the MemoryError is caught and the hand scored unlocked.
+        total = None
+        _heap_lock()
+        try:
+            total = score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind,
+                               prevalent_wind)
+        except MemoryError:
+            pass
+        finally:
+            _heap_unlock()
+        if total is None:
+            total = score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind,
+                               prevalent_wind)
     if total < 0:
         return None, 0
     return fans, total
