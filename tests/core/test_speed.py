@@ -404,3 +404,77 @@ def test_score_into_allocates_nothing():
             if heap_unlock is not None:
                 heap_unlock()
         assert (None if mcr.fans is None else bytes(mcr.fans), max(total, 0)) == want, text
+
+
+# ---- the quick reading of hands ----
+
+def _slow_parse(text, size=14):
+    from rules_min import notation
+    quick = notation._quick
+    notation._quick = lambda s, n: None
+    try:
+        return notation.parse(text, size)
+    finally:
+        notation._quick = quick
+
+
+def _outcome(fn, text, size):
+    try:
+        melds, counts, win, flowers = fn(text, size)
+        return (bytes(melds), bytes(counts), win, flowers)
+    except ValueError as e:
+        return ("error", e.args[0])
+
+
+def test_quick_parse_reads_what_parse_reads():
+    from rules_min import notation
+    rng = Rng(15)
+    pieces = ("1", "2", "5", "9", "123", "456", "789", "55", "111", "m", "s", "p", "E", "S", "C", "P", "W",
+              "[", "]", ",", "0", "1", "2", "3", "5", "a", "h", " ", "x", "é", "[123m1]", "[EEE2]", "[5555p]",
+              "[5555p6]", "[7777s,1]", "[234s3]")
+    valid = 0
+    for n in range(3000):
+        text = "".join(pieces[rng.below(len(pieces))] for _ in range(1 + rng.below(14)))
+        if n % 3 == 0:  # mostly well-formed: a random winning hand's notation with noise
+            text = ("[123m1]" if rng.below(2) else "") + "456m789s" + ("EE" if rng.below(2) else "11p") \
+                + ("123p" if rng.below(2) else "[5555p]") + "5s5s" + ("ab" if rng.below(3) == 0 else "")
+        for size in (13, 14):
+            want = _outcome(_slow_parse, text, size)
+            got = notation._quick(text, size)
+            if got is not None:
+                got = (bytes(got[0]), bytes(got[1]), got[2], got[3])
+                assert got == want, (text, size, got, want)
+                valid += 1
+            else:
+                assert want[0] == "error", (text, size, want)
+            assert _outcome(notation.parse, text, size) == want
+    assert valid > 150
+    edge = ("[1111m]111m234s55p5p", "[111m1]11m234s567p55s", "11111m234s567p55s", "123m456m789m123s5pa a",
+            "123m456m789m123s55pab", "123m456m789m123s55paa", "123m456m789m[123s]55p", "[EEE1]123m456m789m55p",
+            "[EEE4]123m456m789m55p", "[5555p4]123m456m789m55s", "[5555p5]123m456m789m55s",
+            "[5555p8]123m456m789m55s", "[123m0]456m789m123s55p", "[123m4]456m789m123s55p",
+            "[ESW1]456m789m123s55p", "[5555p,7]123m456m789m55s", "[5555p,]123m456m789m55s",
+            "[55 5p]123m456m789m55s", "123m 456m 789m 123s 5p 5p ", "1 23m456m789m123s55p", "123m456m789m123s505p",
+            "[123m1][456m2][789m3][123s1]5p5p", "[123m1][456m2][789m3][123s1][EEE1]", "[12m]3m456m789m123s55p",
+            "[1234m]456m789m123s55p", "[11112m]456m789m123s55p", "EESSWWNNCCFFPP", "[]123m456m789m123s55p")
+    for text in edge:
+        for size in (13, 14):
+            want = _outcome(_slow_parse, text, size)
+            got = notation._quick(text, size)
+            if got is not None:
+                assert (bytes(got[0]), bytes(got[1]), got[2], got[3]) == want, (text, size)
+            else:
+                assert want[0] == "error", (text, size, want)
+
+
+def test_quick_parse_takes_every_corpus_hand():
+    from rules_min import notation
+    from paths import repo_root
+    import json
+    n = 0
+    with open(repo_root() + "/bench/corpus_pico_mcr.txt") as f:
+        for line in f:
+            hand = json.loads(line)["hand"]
+            assert notation._quick(hand, 14) is not None, hand
+            n += 1
+    assert n == 500
