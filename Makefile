@@ -111,9 +111,16 @@ mp-settle: mpy
 
 bench: venv
 	$(BIN)/python bench/table_flow.py --json build/bench/table_flow.json
-	@if [ -f bench/__main__.py ]; then exec $(BIN)/python -m bench; \
-	elif [ -f bench/run.py ]; then exec $(BIN)/python -m bench.run; \
+	@if [ -f bench/__main__.py ]; then $(BIN)/python -m bench; \
+	elif [ -f bench/run.py ]; then $(BIN)/python -m bench.run; \
 	else echo "no benchmarks yet: bench/run.py is missing" >&2; exit 1; fi
+	@$(MAKE) --no-print-directory bench-pico
+
+# Scoring and commit on the emulated Pico (bench/pico_score.py): the stock UF2 with the .mpy files,
+# and the frozen UF2 when `make pico-uf2` has built it. ~10 min of emulation on a busy machine.
+.PHONY: bench-pico
+bench-pico: venv pico-deps firmware
+	nice $(BIN)/python bench/pico_score.py
 
 clean:
 	rm -rf build

@@ -86,7 +86,7 @@ def run(line, max_line, body):
             if len(a) >= 2:
                 return error(rid, a[0], a[1], a[3] if len(a) > 3 else "")
             return error(rid, "bad_request", str(e))
-        return '{"id": ' + value(rid) + ', "ok": true, ' + text + "}"
+        return '{"id": %s, "ok": true, %s}' % (value(rid), text)  # one new str, not three
     except MemoryError:
         return error(rid, "internal", "out of memory")
     except Exception as e:  # a bug must not end the session: the reply names it

@@ -128,6 +128,17 @@ def _exclude_total(ft, mark):
     return tot
 
 
+def fans_in_order(ft, out):
+    """The fans present in ft into out (bytearray(NUM_FANS)), in ORDER (points descending);
+    returns how many."""
+    n = 0
+    for f in ORDER:
+        if ft[f]:
+            out[n] = f
+            n += 1
+    return n
+
+
 def _tile_census(allc, bits):
     # Over the tiles held: their _TILE_BITS or-ed (bits 0-13), and-ed (bits 14, 15), and
     # how many are held four times (bits 16 up).
@@ -864,3 +875,4 @@ except (ImportError, SyntaxError, ValueError):
 if _nv is not None:
     _exclude_total = _nv.exclude_total
     _tile_census = _nv.tile_census
+    fans_in_order = _nv.fans_in_order

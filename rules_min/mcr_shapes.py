@@ -323,6 +323,19 @@ def knitted_of(c):
     return -1
 
 
+def _knit_close(c):
+    # bit k set when c holds all of KNITTED[k] but at most one tile
+    mask = 0
+    for k in range(6):
+        miss = 0
+        for t in KNITTED[k]:
+            if c[t] == 0:
+                miss += 1
+        if miss <= 1:
+            mask |= 1 << k
+    return mask
+
+
 def _knit_mask(c):
     # no tile twice: the knitted straights (KNIT_MASK bits) that hold every suited tile of c;
     # else 0
@@ -367,7 +380,10 @@ def _special_wait(c, skip, nmelds):
             for t in range(34):
                 if t != skip and not c[t] and (t >= 27 or KNIT_MASK[t] & mask):
                     return True
+    close = _knit_close(c)
     for k in range(6):
+        if not close >> k & 1:
+            continue
         kt = KNITTED[k]
         miss = 255
         for t in kt:
@@ -458,3 +474,4 @@ if _nv is not None:
     thirteen_orphans = _nv.thirteen_orphans
     knitted_of = _nv.knitted_of
     _knit_mask = _nv.knit_mask
+    _knit_close = _nv.knit_close

@@ -252,6 +252,21 @@ def knitted_of(c) -> int:
 
 
 @micropython.viper
+def knit_close(c) -> int:
+    p = ptr8(c)
+    mask = 0
+    for k in range(6):
+        kt = ptr8(KNITTED[k])
+        miss = 0
+        for i in range(9):
+            if p[kt[i]] == 0:
+                miss += 1
+        if miss <= 1:
+            mask |= 1 << k
+    return mask
+
+
+@micropython.viper
 def knit_mask(c) -> int:
     p = ptr8(c)
     km = ptr8(KNIT_MASK)
@@ -314,3 +329,18 @@ def exclude_total(ft, mark) -> int:
                 for k in range(int(at[f]), int(at[f + 1])):
                     m[ex[k]] = g
     return tot
+
+
+@micropython.viper
+def fans_in_order(ft, out) -> int:
+    # mcr.fans_in_order
+    f8 = ptr8(ft)
+    o = ptr8(out)
+    order = ptr8(ORDER)
+    n = 0
+    for i in range(int(NUM_FANS)):
+        f = order[i]
+        if f8[f] != 0:
+            o[n] = f
+            n += 1
+    return n
