@@ -19,10 +19,20 @@ HAND_TABLE = (
     ("十三幺", "Thirteen Orphans", 8),
 )
 CHICKEN = "鸡和"
+# The names _applies can test: a configured row with any other name would never apply.
+KNOWN = ("鸡和", "平和", "混一色", "碰碰和", "七对", "清一色", "幺九", "字一色", "十三幺")
 
 # Horses (买马): by the winner's place counted from the dealer, the ranks and wind that hit.
 _HORSE_RANKS = ((1, 5, 9), (2, 6), (3, 7), (4, 8))
 
+
+
+def table_error(table):
+    """Why a configured hand table cannot be used, or None (rows: name, English name, multiplier)."""
+    for r in table:
+        if r[0] not in KNOWN:
+            return "hand_table: unknown hand %s; the known ones are %s" % (r[0], " ".join(KNOWN))
+    return None
 
 
 def check_tiles(melds, flowers):

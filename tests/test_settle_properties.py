@@ -31,7 +31,7 @@ RULES = ("sichuan", "guangdong", "mcr")
 REPLY_KEYS = {"id", "ok", "deltas", "transfers", "next_dealer", "flags"}
 TRANSFER_KEYS = {"from", "to", "points", "reason"}
 FLAG_KINDS = {"warning", "forfeit", "disqualified", "round_cancelled", "false_win", "false_declaration",
-              "intentional_false_win"}
+              "intentional_false_win", "barred"}
 SETTINGS = settings(max_examples=600, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
 
@@ -68,9 +68,11 @@ def check_reply(text, rid, n_events):
     assert sums == d                      # (e)
     assert sum(d) == -deducted            # (a)
     for f in rep["flags"]:
-        assert set(f) in ({"event", "seat", "kind"}, {"event", "seat", "kind", "penalty"}), f
+        assert set(f) in ({"event", "seat", "kind"}, {"event", "seat", "kind", "penalty"},
+                          {"event", "seat", "kind", "reason"}), f
         assert f["kind"] in FLAG_KINDS and f["seat"] in range(4) and 0 <= f["event"] < n_events, f
         assert ("penalty" in f) == (f["kind"] == "warning")
+        assert ("reason" in f) == (f["kind"] == "barred")
     return rep
 
 
@@ -190,11 +192,14 @@ def test_generator_reaches_the_interesting_cases(rules):
     text = " | ".join(seen)
     want = {
         "sichuan": ["呼叫转移", "退税", "查大叫", "查花猪", "下雨", "刮风", "winners 3", "same discard",
-                    "robbed by two", "kong flag self-drawn", "kong flag robbing", "tier 2", "flag false_win"],
+                    "robbed by two", "kong flag self-drawn", "kong flag robbing", "tier 2", "flag false_win",
+                    "flag barred", "barred: "],
         "guangdong": ["承包", "放杠", "horse hits", "same discard", "robbed by two", "kong flag self-drawn",
-                      "wrecked the wall", "#2", "flag warning", "winners 2", "false win"],
+                      "wrecking the wall", "#2", "flag warning", "winners 2", "false win",
+                      "exposing another's tiles", "flag barred"],
         "mcr": ["错和", "诈和", "self-drawn", "kong flag robbing", "kong flag self-drawn", "late",
-                "flag false_declaration", "flag forfeit", "#2"],
+                "flag false_declaration", "flag forfeit", "#2", "exposing another's tiles", "illegal information",
+                "flag barred"],
     }[rules]
     for w in want:
         assert w in text, (w, sorted(seen))
