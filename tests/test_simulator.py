@@ -41,9 +41,11 @@ def no_error_screens(screens):
 def test_sichuan_kongs_win_on_kong_discard_self_draw_and_chajiao(tmp_path):
     sim, screens = run("sichuan_kongs_chajiao.txt", tmp_path)
     no_error_screens(screens)
-    # kongs: 2 gets 60, 3 gets 20 from 1; 0 wins 20 on 2's discard plus the 20 kong income;
-    # 3 self-draws 80 from 1 and 2; at the wall end 1 is ready (20) and 2 pays it
-    assert totals(sim) == [20, -20, -140, 140]
+    # seats: kongs: 1 gets 60, 2 gets 20 from 1; 0 wins 20 on 2's discard; 3 self-draws 80 from
+    # 1 and 2; at the wall end 1 is ready (20) and 2 pays it, and 2, not ready, refunds its kong's
+    # 20 to 1 (退税). The kong income would pass to 0 (呼叫转移) only if the win said 杠上炮
+    # (kong_discard, seed 003 第八条.4): the box does not ask it yet (issue 11, app stream).
+    assert totals(sim) == [0, 0, -140, 140]
     recs = records(sim)
     assert [r["kind"] for r in recs] == ["session", "hand"]
     assert recs[1]["winners"] == [0, 3]
