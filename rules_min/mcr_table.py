@@ -1,5 +1,5 @@
 # Chinese Official fan table: ids, points, names, exclusions (不计).
-# Ids follow ../shared/testdata/mcr_fans.tsv (points descending, 明暗杠 last); a test checks the names.
+# Ids follow testdata/mcr_fans.tsv (points descending, 明暗杠 last); a test checks the names.
 # The exclusion lists at the bottom are rules: each cites seed 001 §三 or seed 000 §二.
 from rules_min.tiles import nth
 

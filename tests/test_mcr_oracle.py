@@ -47,7 +47,7 @@ def _fan_names():
 
 def handgen_tsv():
     import os
-    return os.path.join(os.path.dirname(__file__), "..", "..", "shared", "testdata", "mcr_fans.tsv")
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata", "mcr_fans.tsv")
 
 
 @pytest.fixture(scope="module")
