@@ -1,4 +1,4 @@
-# Guangdong 推倒胡 hand scoring (seed 004, RULES.md "Guangdong"): 136 tiles, no chows claimed, no
+# Guangdong 推倒胡 hand scoring (seed 004, docs/rules.md "Guangdong"): 136 tiles, no chows claimed, no
 # flowers. The hand table is configuration: HAND_TABLE rows (Chinese name, English name,
 # multiplier of the base 2); the highest applying row counts, no stacking. 鸡和 applies when no
 # other row does and wins only by self-draw.
@@ -115,5 +115,5 @@ def horse_hits(horses, winner, dealer):
 
 
 def horse_factor(hits, adding=False):
-    # Each hit doubles the win settlement; RULES.md's option: times (1 + hits) instead.
+    # Each hit doubles the win settlement; docs/rules.md's option: times (1 + hits) instead.
     return 1 + hits if adding else 1 << hits

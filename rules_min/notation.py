@@ -1,4 +1,4 @@
-# Hand notation of RULES.md -> (melds, concealed counts, winning tile, flowers).
+# Hand notation of docs/rules.md -> (melds, concealed counts, winning tile, flowers).
 #
 #   [345m3]258m1488s369p7s    claimed chow 345m (3rd tile claimed), concealed tiles, win 7s
 #   [EEE,2] or [EEE2]         pung of East from the opposite player

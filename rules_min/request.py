@@ -33,7 +33,7 @@ def _seat(req, key):
 def _mcr(req):
     hand = req.get("hand")
     if not isinstance(hand, str):
-        raise ValueError("bad_request", "hand must be a string in the notation of RULES.md")
+        raise ValueError("bad_request", "hand must be a string in the notation of docs/rules.md")
     flags = []
     for k in _FLAGS:
         v = req.get(k, False)
@@ -127,7 +127,7 @@ def _sichuan(req):
     from rules_min import sichuan as S
     hand = req.get("hand")
     if not isinstance(hand, str):
-        raise ValueError("bad_request", "hand must be a string in the notation of RULES.md")
+        raise ValueError("bad_request", "hand must be a string in the notation of docs/rules.md")
     self_drawn, kong, last_tile = _flags(req, ("self_drawn", "kong", "last_tile"))
     msg = check_win_flags("sichuan", self_drawn, kong, last_tile)
     if msg:
@@ -156,7 +156,7 @@ def _guangdong(req):
     from rules_min.tiles import parse_tile
     hand = req.get("hand")
     if not isinstance(hand, str):
-        raise ValueError("bad_request", "hand must be a string in the notation of RULES.md")
+        raise ValueError("bad_request", "hand must be a string in the notation of docs/rules.md")
     (self_drawn,) = _flags(req, ("self_drawn",))
     dealer = _seat(req, "dealer")
     winner = _seat(req, "winner")

@@ -1,4 +1,4 @@
-# Settles one hand from the events the table keys in, for the three rule sets (RULES.md).
+# Settles one hand from the events the table keys in, for the three rule sets (docs/rules.md).
 #
 #   h = Hand("sichuan", dealer=0, prevalent="E", options={})
 #   for i, ev in enumerate(events): h.event(i, ev)     # raises ValueError(code, message, index)

@@ -8,7 +8,7 @@ property tests (tests/test_settle_properties.py) and the CPython / MicroPython c
 
 `rng` is a random.Random (or hypothesis' st.randoms()); the same seed gives the same hands.
 
-Every sequence keeps the rules the settle engine enforces (RULES.md):
+Every sequence keeps the rules the settle engine enforces (docs/rules.md):
   Sichuan   suited tiles only, a winning hand of at most two suits and none of the winner's missing
             suit (定缺 fixed per seat for the hand), no chow melds; kongs, wins and declares only by
             seats still in; up to three winners (一炮多响 on one discard allowed); wall_end gives the

@@ -1,8 +1,8 @@
 """Differential test of the MCR core against the reference calculator PyMahjongGB 1.4.0.
 
-RULES.md makes the reference binding where the seeds are silent, so any difference is a bug on
+docs/rules.md makes the reference binding where the seeds are silent, so any difference is a bug on
 one side: this test allows none, except the equal-point relabels 喜相逢 / 连六 / 老少副 that
-RULES.md declares interchangeable. Where the reference is known to be wrong (it accepts a fifth
+docs/rules.md declares interchangeable. Where the reference is known to be wrong (it accepts a fifth
 tile, honour chows, totals under 8) our own expectations are tested separately below.
 """
 import collections

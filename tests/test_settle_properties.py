@@ -119,7 +119,7 @@ RNGS = st.one_of(st.randoms(use_true_random=False), st.integers(0, 2 ** 64).map(
 
 
 def check_dealer(req, info, rules, nd):
-    """RULES.md: MCR the deal passes on; Guangdong the winner deals, several winners the
+    """docs/rules.md: MCR the deal passes on; Guangdong the winner deals, several winners the
     discarder, wall exhausted the dealer's right."""
     dealer, events = req["dealer"], req["events"]
     last = events[-1]
@@ -136,7 +136,7 @@ def check_dealer(req, info, rules, nd):
 
 
 def check_win_points(req, info, rules, rep):
-    """The points of every win transfer against RULES.md: Sichuan 10 x 2^fans with fans capped at 3;
+    """The points of every win transfer against docs/rules.md: Sichuan 10 x 2^fans with fans capped at 3;
     MCR 8 from each loser plus the fans from the discarder (or from all three when self-drawn)."""
     for t in rep["transfers"]:
         why = t["reason"]
@@ -272,7 +272,7 @@ OPTIONS = st.dictionaries(st.sampled_from(["gen", "horse_add", "hand_table", "x"
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2 ** 32), options=OPTIONS)
 def test_junk_options_never_break_the_command(rules, seed, options):
-    """Options are configuration typed by hand (RULES.md: the Guangdong table is configuration)."""
+    """Options are configuration typed by hand (docs/rules.md: the Guangdong table is configuration)."""
     for _ in range(3):
         req, _ = settlegen.random_request(random.Random(seed), rules)
         if any("win" in e or "hand" in e for e in req["events"]):

@@ -1,4 +1,4 @@
-# Guangdong 推倒胡, one test per rule line of RULES.md; base 2, expected points by hand.
+# Guangdong 推倒胡, one test per rule line of docs/rules.md; base 2, expected points by hand.
 from settle_util import ok, refused, pairs, score
 
 PINGHE = "123m456m789m11s234s"    # 平和 x1

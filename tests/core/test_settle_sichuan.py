@@ -1,4 +1,4 @@
-# Sichuan 血战到底, one test per rule line of RULES.md; expected points worked out by hand:
+# Sichuan 血战到底, one test per rule line of docs/rules.md; expected points worked out by hand:
 # base 10, value 10 * 2^fans, fans capped at 3.
 from settle_util import ok, refused, pairs, score
 
