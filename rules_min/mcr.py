@@ -3,11 +3,7 @@
 # and seed 001 §三 (combination principles).
 #
 # score() works in preallocated module buffers and returns one of them: copy what you keep.
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from rules_min.tiles import const  # MicroPython's, or a stand-in on CPython
 
 from rules_min import mcr_shapes as sh
 from rules_min.mcr_table import (
