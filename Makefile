@@ -161,3 +161,10 @@ pico-deps: $(PICO_NODE)
 $(PICO_NODE): pico/package.json pico/package-lock.json
 	cd pico && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
+
+# Start time of the score command against a bare interpreter (issue 13: <= 2x), with hyperfine
+# when installed, else a loop of runs: make cli-bench [RUNS=30]
+.PHONY: cli-bench
+RUNS ?= 30
+cli-bench: venv
+	$(BIN)/python -m bench.cli_start --runs=$(RUNS)
