@@ -84,6 +84,22 @@ def test_flags_are_all_exercised(corpus):
     assert sum(1 for r in corpus if "[" in r["hand"]) > 5000
 
 
+def test_replacement_flower_scores_as_the_reference_without_out_on_replacement(corpus):
+    """seed 000 §二.14: after a kong whose replacement was a flower, the win is no 杠上开花: the
+    same hand as the reference scores it with its kong flag off (still self-drawn)."""
+    checked = 0
+    for req in corpus:
+        if not (req["kong"] and req["self_drawn"]):
+            continue
+        rep = _ours(dict(req, replacement_flower=True))
+        ref_fans, ref_total = oracle.oracle_score(dict(req, kong=False))
+        ours = [(f["name"], f["points"], f["count"]) for f in rep["fans"]]
+        assert rep["total"] == ref_total and _norm(ours) == _norm(ref_fans), (req["hand"], ours, ref_fans)
+        assert "杠上开花" not in [f[0] for f in ours]
+        checked += 1
+    assert checked > 100
+
+
 def test_near_misses_report_the_references_shanten():
     rng = random.Random(SEED + 1)
     checked = 0
