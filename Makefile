@@ -12,6 +12,8 @@ HEAP ?= 96K
 RULES ?= mcr
 # Override to run other modules under MicroPython, e.g. `make mp-test MP_TESTS=path/test_x.py`.
 MP_TESTS ?= $(wildcard tests/core/test_*.py) $(wildcard tests/protocol/test_*.py)
+# the survival numbers the box shares with the tournament system (tourney stream)
+MP_TESTS += tests/tournament/test_survival_rules.py
 
 MPY_DIR := build/mpy
 MPY_FILES := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard rules_min/*.py))
