@@ -62,9 +62,11 @@ def test_guangdong_horses_and_refused_chicken(tmp_path):
 def test_penalties_escalate_and_false_declaration(tmp_path):
     sim, screens = run("penalties_declare.txt", tmp_path)
     no_error_screens(screens)
-    # empty call x3 on 41: 0 + 5 + 10; 42 late 12 min: 20, then 错和: 10 to each other player
-    assert totals(sim) == [-5, -50, 10, 10]
-    assert sim.app.session.standard_scores() == [10, 0, 30, 30]
+    # empty call x3 on 41: 0 + 5 + 10; 42 late 12 min: 20, then 错和: 10 to each other player;
+    # then the time limit ends the hand (D3#): seed 000 §三.1.4, the unfinished hand counts
+    # nothing, 错和 and penalties included; the late arrival is the session's and stays
+    assert totals(sim) == [0, -20, 0, 0]
+    assert sim.app.session.standard_scores() == [23, 0, 23, 23]   # three share 4 + 2 + 1
     assert records(sim)[-1]["kind"] == "session_end"
 
 
