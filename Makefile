@@ -23,10 +23,11 @@ MPY_FILES += $(MPY_DIR)/score_stdio.mpy
 endif
 MPY_FILES += $(MPY_DIR)/settle_stdio.mpy
 
-# The device application and the simulator's runner, for make mp-sim.
+# The device application, the simulator's board and runner, for make mp-sim.
 FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/*.py firmware/drivers/*.py)) \
 	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/flows/*.py protocol/*.py)) \
-	$(MPY_DIR)/simulator/runner.mpy $(MPY_DIR)/sim_main.mpy
+	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard simulator/runner.py simulator/parts.py simulator/virtual.py \
+	board_configs/__init__.py board_configs/sim.py)) $(MPY_DIR)/sim_main.mpy
 SCRIPT ?= simulator/scenarios/mcr_session.txt
 OUT ?= build/mp-sim
 
@@ -44,7 +45,8 @@ $(STAMP): requirements-dev.txt pyproject.toml
 	touch $@
 
 test: venv system-deps pico-deps
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q tests --ignore=tests/pico
+	$(MAKE) --no-print-directory pico-test
 	$(MAKE) --no-print-directory mp-test
 
 system-deps:
@@ -75,7 +77,11 @@ $(MPY_DIR)/protocol/%.mpy: protocol/%.py $(STAMP)
 	@mkdir -p $(@D)
 	$(MPY_CROSS) -o $@ $<
 
-$(MPY_DIR)/simulator/runner.mpy: simulator/runner.py $(STAMP)
+$(MPY_DIR)/simulator/%.mpy: simulator/%.py $(STAMP)
+	@mkdir -p $(@D)
+	$(MPY_CROSS) -o $@ $<
+
+$(MPY_DIR)/board_configs/%.mpy: board_configs/%.py $(STAMP)
 	@mkdir -p $(@D)
 	$(MPY_CROSS) -o $@ $<
 
@@ -143,9 +149,10 @@ sim-terminal: venv
 sim-window-ref: venv
 	SIM_WINDOW_UPDATE=1 $(BIN)/python -m pytest -q tests/sim_window
 
-# Host link (firmware/link.py, host_tools/sync.py): `make sync-test` runs tests/sync (framing,
-# HMAC, the simulator and MicroPython devices on ptys, the 200-session faulty-line relay);
-# `make sync-bench` the figures (records/s, bytes on the wire, a day's sync, MicroPython heap).
+# Host link (protocol/, firmware/link.py, host_tools/sync/): `make sync-test` runs tests/sync
+# (framing, HMAC, authentication, set aside, a hostile box, the simulator and MicroPython devices
+# on ptys, the 200-session faulty-line relay); `make sync-bench` the figures (records/s, bytes on
+# the wire, a day's sync, what authentication costs, MicroPython heap).
 .PHONY: sync-test sync-bench
 sync-test: venv
 	$(BIN)/python -m pytest -q tests/sync
@@ -163,6 +170,25 @@ pico-deps: $(PICO_NODE)
 $(PICO_NODE): pico/package.json pico/package-lock.json
 	cd pico && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
+
+# The frozen firmware (tools/pico_uf2.py): MicroPython v1.28.0 for RPI_PICO with the app, the
+# board config, rules_min and protocol/ frozen, from build/pico/manifest.py. Unpacks the source
+# bundle once into build/mpsrc, builds picotool and mpy-cross once (~2.5 min on 2 cores), then
+# incremental. Output build/pico-uf2/firmware.uf2 + .elf. PICO_SRC overrides the tarball.
+.PHONY: pico-uf2 pico-build-deps
+PICO_SRC ?=
+pico-build-deps:
+	@bash tools/pico_build_deps.sh
+pico-uf2: firmware pico-build-deps
+	nice $(BIN)/python tools/pico_uf2.py $(if $(PICO_SRC),--source $(PICO_SRC))
+
+# The emulated-Pico suite (tests/pico), on the stock UF2 and the frozen one. Without the Pico
+# firmware files (a clone without ../shared/pico) its tests are skipped and say why.
+.PHONY: pico-test
+pico-test: venv pico-deps firmware
+	@if [ -e "$${PICO_FIRMWARE_DIR:-../shared/pico}/micropython-1.28.0-rp2-src.tar.xz" ]; then \
+		bash tools/pico_build_deps.sh && QUIET=1 nice $(BIN)/python tools/pico_uf2.py --if-available; fi
+	$(BIN)/python -m pytest -q tests/pico
 
 # Start time of the score command against a bare interpreter (issue 13: <= 2x), with hyperfine
 # when installed, else a loop of runs: make cli-bench [RUNS=30]

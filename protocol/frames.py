@@ -98,10 +98,6 @@ T_ASIDE = const(0x0C)
 T_RELEASE = const(0x0D)
 REPLY = const(0x80)
 
-TYPE_NAMES = {T_HELLO: "HELLO", T_RECORDS: "RECORDS", T_ACK: "ACK", T_CONFIG: "CONFIG", T_CLOCK: "CLOCK",
-              T_PROVISION: "PROVISION", T_CHALLENGE: "CHALLENGE", T_REKEY: "REKEY", T_BYE: "BYE",
-              T_TAGS: "TAGS", T_TAGS_SET: "TAGS_SET", T_ASIDE: "ASIDE", T_RELEASE: "RELEASE"}
-
 OK = const(0)
 E_BAD_REQUEST = const(1)
 E_UNKNOWN = const(2)
@@ -114,11 +110,6 @@ E_REFUSED = const(8)  # the application refused it (a bad session config...)
 E_INTERNAL = const(9)
 E_NONCE = const(10)  # an authenticated request without a fresh CHALLENGE (or a replay)
 E_FULL = const(11)  # no room to set another record aside
-
-ERROR_NAMES = {E_BAD_REQUEST: "bad request", E_UNKNOWN: "unknown request", E_NO_KEY: "no key",
-               E_KEY_SET: "key already set", E_DENIED: "denied", E_RANGE: "out of range",
-               E_JOURNAL: "journal damaged", E_REFUSED: "refused", E_INTERNAL: "internal error",
-               E_NONCE: "no fresh challenge", E_FULL: "set-aside list full"}
 
 _ZERO = b"\x00"
 
@@ -193,8 +184,10 @@ def cobs_encode_into(src, n, dst, o):
 
 def cobs_decode_inplace(buf, n):
     """Decode the COBS bytes buf[0:n] in place; returns the decoded length, or -1 if they are
-    not valid COBS (a zero byte, or a block running past the end). A byte at a time: the output
-    overlaps the input, which slice copies do not promise to handle."""
+    not valid COBS (a zero byte, or a block running past the end). Python work per block: each
+    block is copied through a temporary (the output overlaps the input, and slice assignment
+    promises nothing then); the box only ever decodes short requests this way."""
+    mv = memoryview(buf)
     i = 0
     o = 0
     while i < n:
@@ -205,13 +198,12 @@ def cobs_decode_inplace(buf, n):
         end = i + code - 1
         if end > n:
             return -1
-        while i < end:
-            b = buf[i]
-            if b == 0:
+        if end > i:
+            if buf.find(_ZERO, i, end) >= 0:
                 return -1
-            buf[o] = b
-            o += 1
-            i += 1
+            buf[o:o + end - i] = bytes(mv[i:end])
+            o += end - i
+            i = end
         if code < 0xFF and i < n:
             buf[o] = 0
             o += 1
@@ -226,14 +218,6 @@ def seal_into(body, n, out):
     e = cobs_encode_into(body, n + 4, out, 1)
     out[e] = 0
     return e + 1
-
-
-class FrameError(ValueError):
-    """A frame that is not one: kind is bad_cobs, oversized, short or bad_crc."""
-
-    def __init__(self, kind, detail=""):
-        self.kind = kind
-        super().__init__(kind + (": " + detail if detail else ""))
 
 
 class Deframer:
@@ -260,12 +244,13 @@ class Deframer:
         self.n = 0
         self.skip = False
 
-    def feed(self, data, i, end):
-        """Scan data[i:end]. Returns (index after the first good frame, its body length), the
+    def feed(self, data, i, end, mv=None):
+        """Scan data[i:end] (mv: a memoryview of data, to spare making one). Returns (index after the first good frame, its body length), the
         body (type, seq, payload, crc) then in buf[0:length], valid until the next call; or
         (end, 0) when the bytes ran out (a partial frame is kept for the next call). Also
         (index, -1) after a damaged frame, so that a caller can react to it."""
-        mv = memoryview(data)
+        if mv is None:
+            mv = memoryview(data)
         buf = self.buf
         while i < end:
             z = data.find(_ZERO, i, end)
@@ -303,72 +288,3 @@ class Deframer:
                 return i, ln
             return i, -1
         return end, 0
-
-
-# ------------------------------------------------------------------------------------ host side
-# These allocate per call: for the laptop's tools and the tests, not the box's loop.
-
-
-def cobs_encode(data):
-    data = bytes(data)
-    out = bytearray(len(data) + len(data) // 254 + 1)
-    return bytes(out[:cobs_encode_into(data, len(data), out, 0)])
-
-
-def cobs_decode(enc):
-    buf = bytearray(enc)
-    n = cobs_decode_inplace(buf, len(buf))
-    if n < 0:
-        raise ValueError("not COBS: a zero byte, or a block running past the end")
-    return bytes(buf[:n])
-
-
-def encode_frame(typ, seq, payload=b""):
-    """One whole frame: 0x00, COBS(type, seq, payload, crc), 0x00."""
-    n = len(payload) + 2
-    body = bytearray(n + 4)
-    body[0] = typ
-    body[1] = seq
-    body[2:n] = payload
-    out = bytearray(n + 4 + (n + 4) // 254 + 3)
-    return bytes(out[:seal_into(body, n, out)])
-
-
-def decode_body(enc):
-    """The COBS bytes between two delimiters -> (type, seq, payload); FrameError if bad."""
-    if len(enc) > MAX_ENC:
-        raise FrameError("oversized", "%d encoded bytes" % len(enc))
-    buf = bytearray(enc)
-    n = cobs_decode_inplace(buf, len(buf))
-    if n < 0:
-        raise FrameError("bad_cobs")
-    if n > MAX_FRAME:
-        raise FrameError("oversized", "%d bytes" % n)
-    if n < 6:
-        raise FrameError("short", "%d bytes" % n)
-    if crc32(memoryview(buf)[:n - 4]) != le32(buf, n - 4):
-        raise FrameError("bad_crc")
-    return buf[0], buf[1], bytes(buf[2:n - 4])
-
-
-def parse_records(raw):
-    """A RECORDS reply's data -> (from, [(seq, sig bytes, payload bytes)]); ValueError if it is
-    not well formed (cut short, stray bytes)."""
-    if len(raw) < 5:
-        raise ValueError("RECORDS reply of %d bytes" % len(raw))
-    start = be32(raw, 0)
-    count = raw[4]
-    out = []
-    o = 5
-    for _ in range(count):
-        if o + REC_HEADER > len(raw):
-            raise ValueError("RECORDS reply cut short")
-        seq = be32(raw, o)
-        n = (raw[o + 4] << 8) | raw[o + 5]
-        if o + REC_HEADER + n > len(raw):
-            raise ValueError("RECORDS reply cut short in record %d" % seq)
-        out.append((seq, bytes(raw[o + 6:o + 38]), bytes(raw[o + 38:o + 38 + n])))
-        o += REC_HEADER + n
-    if o != len(raw):
-        raise ValueError("RECORDS reply has %d stray bytes" % (len(raw) - o))
-    return start, out

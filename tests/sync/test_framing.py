@@ -7,6 +7,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from protocol import codec as C
 from protocol import frames as F
 
 
@@ -62,11 +63,11 @@ def cases():
 
 @pytest.mark.parametrize("data", cases())
 def test_cobs_matches_the_reference_and_round_trips(data):
-    enc = F.cobs_encode(data)
+    enc = C.cobs_encode(data)
     assert enc == ref_cobs(data)
     assert 0 not in enc
     assert len(enc) <= len(data) + len(data) // 254 + 1
-    assert F.cobs_decode(enc) == data == ref_uncobs(enc)
+    assert C.cobs_decode(enc) == data == ref_uncobs(enc)
 
 
 def test_every_byte_value_in_every_position_of_a_frame():
@@ -75,31 +76,31 @@ def test_every_byte_value_in_every_position_of_a_frame():
     for r in range(0, 256, 17):
         p = payload[r:] + payload[:r]
         for seq in (0, 1, 0x7F, 0xFF):
-            wire = F.encode_frame(F.T_RECORDS | F.REPLY, seq, p)
+            wire = C.encode_frame(F.T_RECORDS | F.REPLY, seq, p)
             assert wire[0] == 0 and wire[-1] == 0 and 0 not in wire[1:-1]
             body = ref_uncobs(wire[1:-1])
             assert body[:2] == bytes((F.T_RECORDS | F.REPLY, seq)) and body[2:-4] == p
             assert int.from_bytes(body[-4:], "little") == F.crc32(body[:-4])
-            assert F.decode_body(wire[1:-1]) == (F.T_RECORDS | F.REPLY, seq, p)
+            assert C.decode_body(wire[1:-1]) == (F.T_RECORDS | F.REPLY, seq, p)
 
 
 def test_frame_decode_refuses_bad_input():
-    wire = F.encode_frame(1, 5, b"hello")
+    wire = C.encode_frame(1, 5, b"hello")
     enc = bytearray(wire[1:-1])
     enc[3] ^= 0x20
-    with pytest.raises(F.FrameError) as e:
-        F.decode_body(bytes(enc))
+    with pytest.raises(C.FrameError) as e:
+        C.decode_body(bytes(enc))
     assert e.value.kind == "bad_crc"
-    with pytest.raises(F.FrameError) as e:
-        F.decode_body(F.cobs_encode(b"abc"))
+    with pytest.raises(C.FrameError) as e:
+        C.decode_body(C.cobs_encode(b"abc"))
     assert e.value.kind == "short"
-    with pytest.raises(F.FrameError) as e:
-        F.decode_body(b"\x09ab")  # block runs past the end
+    with pytest.raises(C.FrameError) as e:
+        C.decode_body(b"\x09ab")  # block runs past the end
     assert e.value.kind == "bad_cobs"
     big = bytes([7, 1]) + b"x" * 2100
     big += F.crc32(big).to_bytes(4, "little")
-    with pytest.raises(F.FrameError) as e:
-        F.decode_body(F.cobs_encode(big))
+    with pytest.raises(C.FrameError) as e:
+        C.decode_body(C.cobs_encode(big))
     assert e.value.kind == "oversized"
     assert F.cobs_decode_inplace(bytearray(b"\x03a\x00"), 3) == -1  # a zero inside
     assert F.cobs_decode_inplace(bytearray(b"\x05ab"), 3) == -1  # a block past the end
@@ -111,8 +112,8 @@ def test_random_garbage_never_raises_anything_but_frame_error():
         n = rng.randrange(0, 60)
         junk = bytes(rng.randrange(1, 256) for _ in range(n))
         try:
-            F.decode_body(junk)
-        except F.FrameError:
+            C.decode_body(junk)
+        except C.FrameError:
             pass
         buf = bytearray(junk)
         assert F.cobs_decode_inplace(buf, n) <= n
@@ -140,7 +141,7 @@ def drain(d, data, chunks):
 def test_the_receiver_finds_every_frame_however_the_bytes_arrive(frames, chunks, junk):
     # junk first (a line that was noisy before the host spoke), then idle fill and the frames
     junk = junk.replace(b"\x00", b"")
-    wire = junk + b"".join(F.encode_frame(*f) + b"\x00" for f in frames)
+    wire = junk + b"".join(C.encode_frame(*f) + b"\x00" for f in frames)
     chunks = chunks + [len(wire)]
     d = F.Deframer()
     got = drain(d, wire, chunks)
@@ -150,23 +151,23 @@ def test_the_receiver_finds_every_frame_however_the_bytes_arrive(frames, chunks,
 
 
 def test_the_receiver_drops_oversized_and_damaged_frames_and_goes_on():
-    good = F.encode_frame(2, 9, b"ok")
+    good = C.encode_frame(2, 9, b"ok")
     big = b"\x00" + b"\x01" * (F.MAX_ENC + 10) + b"\x00"
-    bad = bytearray(F.encode_frame(2, 10, b"crc"))
+    bad = bytearray(C.encode_frame(2, 10, b"crc"))
     bad[4] ^= 1
     d = F.Deframer()
-    got = drain(d, big + bytes(bad) + good + F.encode_frame(2, 11, b"x" * (F.MAX_PAYLOAD + 1)) + good, [97] * 100)
+    got = drain(d, big + bytes(bad) + good + C.encode_frame(2, 11, b"x" * (F.MAX_PAYLOAD + 1)) + good, [97] * 100)
     assert got == [(2, 9, b"ok"), (2, 9, b"ok")]
     assert (d.oversized, d.bad_crc, d.frames) == (2, 1, 2)
 
 
 def test_parse_records_refuses_what_does_not_add_up():
     rec = (7).to_bytes(4, "big") + (3).to_bytes(2, "big") + bytes(32) + b"abc"
-    assert F.parse_records((7).to_bytes(4, "big") + b"\x01" + rec) == (7, [(7, bytes(32), b"abc")])
+    assert C.parse_records((7).to_bytes(4, "big") + b"\x01" + rec) == (7, [(7, bytes(32), b"abc")])
     for bad in (b"\x00\x00", (7).to_bytes(4, "big") + b"\x02" + rec, (7).to_bytes(4, "big") + b"\x01" + rec + b"!",
                 (7).to_bytes(4, "big") + b"\x01" + rec[:-1]):
         with pytest.raises(ValueError):
-            F.parse_records(bad)
+            C.parse_records(bad)
 
 
 def test_frames_on_micropython(tmp_path):
@@ -181,7 +182,8 @@ def test_frames_on_micropython(tmp_path):
     (tmp_path / "c.json").write_text(json.dumps([d.hex() for d in data]))
     (tmp_path / "run.py").write_text(
         "import json, binascii\n"
-        "from protocol.frames import cobs_encode_into, cobs_decode_inplace, encode_frame, Deframer\n"
+        "from protocol.frames import cobs_encode_into, cobs_decode_inplace, Deframer\n"
+        "from protocol.codec import encode_frame\n"
         "d = Deframer()\n"
         "for h in json.load(open(%r)):\n"
         "    x = bytearray(binascii.unhexlify(h))\n"
@@ -204,4 +206,4 @@ def test_frames_on_micropython(tmp_path):
     for d, line in zip(data, lines):
         enc, frame = line.split(" ") if " " in line else ("", line.strip())
         assert bytes.fromhex(enc) == ref_cobs(d)
-        assert bytes.fromhex(frame) == F.encode_frame(0x82, 9, d)
+        assert bytes.fromhex(frame) == C.encode_frame(0x82, 9, d)
