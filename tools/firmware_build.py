@@ -62,6 +62,11 @@ def sources(cfg):
     for name in sorted(os.listdir(os.path.join(REPO, "rules_min"))):
         if name.endswith(".py"):
             out.append(("rules_min/" + name, "rules_min/" + name[:-3]))
+    for pkg in ("firmware/flows", "protocol"):  # the app's flows; the record schema and config check
+        if os.path.isdir(os.path.join(REPO, pkg)):
+            for name in sorted(os.listdir(os.path.join(REPO, pkg))):
+                if name.endswith(".py"):
+                    out.append((pkg + "/" + name, pkg + "/" + name[:-3]))
     for src, _ in out:
         if not os.path.exists(os.path.join(REPO, src)):
             raise SystemExit("missing source " + src)
