@@ -424,7 +424,7 @@ class Sim:
         app = dev.app
         if self.hands.apply(ev):
             if name == "down" or name == "up":  # the scanner needs a few scans in a row
-                self._keys_until = ev[0] + (self.debounce + 2) * fw.LOOP_MS
+                self._keys_until = ev[0] + (self.debounce + 1) * fw.LOOP_MS
         elif name == "config":
             err = app.push_config(ev[2])  # as firmware/link.py does for the host's CONFIG
             if err:
