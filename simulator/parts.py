@@ -16,16 +16,9 @@
 #
 # for_board(name) is the sim board with another board's screen and keypad map, for
 # `python -m simulator --board esp32s3` (320x240 colour) and the like.
-import sys
-
 from firmware import render
 
-if sys.implementation.name != "micropython":
-    # CPython: the pure-Python framebuf for the renderer, whatever else `import framebuf` finds
-    from firmware import framebuf_py
-
-    render.use_framebuf(framebuf_py)
-framebuf = render.framebuf
+framebuf = render.framebuf  # MicroPython's, or the one simulator/__init__.py registered on CPython
 
 
 class KeyMatrix:
