@@ -346,3 +346,15 @@ def test_cli_boards(tmp_path):
     assert q.returncode == 0, q.stderr
     for n in os.listdir(out / "journal"):
         assert (out / "journal" / n).read_bytes() == (tmp_path / "p" / "journal" / n).read_bytes()
+
+
+def test_the_device_timers_run_out_before_the_next_input(tmp_path):
+    # a one-minute session (its clock starts at the config's slot, s): the lines below end at
+    # s + 59.75 s, then s + 60.25 s: the time is up 250 ms before that, so the box has left the
+    # hand's screen by then although the player jumped over the quiet minute (it steps at the
+    # input's time first)
+    one = CONFIG[:-1] + ', "minutes": 1}'
+    sim, screens = play(tmp_path, [one, "keys C", "keys *", "wait 59"])
+    assert sim.app.state == "main"
+    sim.line("wait 0.5")
+    assert sim.app.state != "main"
