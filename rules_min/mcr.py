@@ -3,16 +3,13 @@
 # and seed 001 §三 (combination principles).
 #
 # score() works in preallocated module buffers and returns one of them: copy what you keep.
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from rules_min.tiles import const  # MicroPython's, or a stand-in on CPython
 
-try:
+import sys
+
+_heap_lock = None
+if sys.implementation.name == "micropython":  # not on CPython: see tiles.py on `micropython`
     from micropython import heap_lock as _heap_lock, heap_unlock as _heap_unlock
-except ImportError:  # CPython
-    _heap_lock = None
 
 from rules_min import mcr_shapes as sh
 from rules_min.mcr_table import (
@@ -712,13 +709,14 @@ def check_flags(melds, counts, win, self_drawn, last_of_kind, kong):
 
 
 def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=False, kong=False,
-          seat_wind=27, prevalent_wind=27):
+          seat_wind=27, prevalent_wind=27, mixed=False):
     """Best fans of a parsed hand (notation.parse). Returns (fans, total): fans is a bytearray
     (one count per fan id, module buffer: copy to keep), total its points without flowers.
+    mixed: the winning tile went into the hand before it was shown (seed 000 §一.2.8).
     Returns (None, 0) when the tiles are no winning hand."""
     if _heap_lock is None:
         total = score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind,
-                           prevalent_wind)
+                           prevalent_wind, mixed)
     else:
         # With the heap locked MicroPython puts every call's frame on the C stack (a frame over
         # 11 words is otherwise taken from the heap and given back: ~10% of the time on the
@@ -728,14 +726,14 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
         _heap_lock()
         try:
             total = score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind,
-                               prevalent_wind)
+                               prevalent_wind, mixed)
         except MemoryError:
             pass
         finally:
             _heap_unlock()
         if total is None:
             total = score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind,
-                               prevalent_wind)
+                               prevalent_wind, mixed)
     if total < 0:
         return None, 0
     return fans, total
@@ -744,7 +742,8 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
 fans = None  # the fans of the last score_into (a module buffer), None when it found no win
 
 
-def score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind, prevalent_wind):
+def score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind, prevalent_wind,
+               mixed=False):
     """score() without its result tuple: returns the total (-1 for no win) and leaves the fans
     in mcr.fans. Allocates nothing (the benchmark runs it with the heap locked)."""
     global fans, _g_win, _g_self, _g_nmelds, _g_nopen, _g_seat, _g_prev, _g_best_total, _g_unique
@@ -783,6 +782,10 @@ def score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, se
     _base[:] = _ZERO
     _best[:] = _ZERO
     _tile_fans(_base, allc, melds, counts, win, self_drawn, last_of_kind, last_tile, kong)
+    if mixed:   # seed 000 §一.2.8: no 边张, 嵌张, 单钓 (as if several waits), 和绝张, 九莲宝灯
+        _base[NINE_GATES] = 0
+        _base[LAST_TILE] = 0
+        _g_unique = 0
 
     _g_alt_key = -1
     _g_best_key = 0
@@ -868,10 +871,7 @@ def _special(shape):
 
 
 # Native kernels where this board's build compiled them (see mcr_shapes.py's end).
-try:
-    from rules_min import mcr_viper as _nv
-except (ImportError, SyntaxError, ValueError):
-    _nv = None
+_nv = sh._nv
 if _nv is not None:
     _exclude_total = _nv.exclude_total
     _tile_census = _nv.tile_census

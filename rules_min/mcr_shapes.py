@@ -6,11 +6,9 @@
 # holds four of (seed 000 §二.10 counts such waits).
 #
 # Sets are written to two bytearrays: kinds[i], tiles[i] for i = first..3, the pair in tiles[4].
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+import sys
+
+from rules_min.tiles import const  # MicroPython's, or a stand-in on CPython
 
 CHOW = const(0)
 PUNG = const(1)
@@ -451,12 +449,15 @@ def split_shapes(melds, c):
     return _bits
 
 
-# Native kernels where this board's build compiled them (mcr_viper.py needs @micropython.viper:
-# on CPython its import fails, on a port without a native emitter its compile does).
-try:
-    from rules_min import mcr_viper as _nv
-except (ImportError, SyntaxError, ValueError):
-    _nv = None
+# Native kernels where this board's build compiled them: mcr_viper.py needs @micropython.viper.
+# Not tried on CPython (see tiles.py on `micropython`); on a port without a native emitter its
+# compile fails (SyntaxError), a .mpy for another architecture will not load (ValueError).
+_nv = None
+if sys.implementation.name == "micropython":
+    try:
+        from rules_min import mcr_viper as _nv
+    except (ImportError, SyntaxError, ValueError):
+        _nv = None
 if _nv is not None:
     _sets_only = _nv.sets_only
     _pair_rank = _nv.pair_rank
