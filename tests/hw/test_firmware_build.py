@@ -84,12 +84,13 @@ def test_other_boards(tmp_path):
 
 
 def test_pico_build_runs_on_micropython(pico, tmp_path):
-    # 320K on the 64-bit unix port (objects twice a 32-bit board's size), emulators included:
-    # at 288K the MCR scorer's preload at session start runs out of memory
+    # 352K on the 64-bit unix port (objects twice a 32-bit board's size), emulators included:
+    # at 320K the MCR scorer's preload at session start runs out of memory (the fast scoring
+    # paths of issue 10 hold ~10K more bytecode here; frozen on the Pico they cost ~2K of heap)
     fs = pico / "fs"
     tests = REPO / "tests"
     env = dict(os.environ, MICROPYPATH=".:%s:%s" % (tests, tests / "hw"))
-    p = subprocess.run([str(MICROPYTHON), "-X", "heapsize=320K", str(tests / "hw" / "mp_device_run.py"), str(tmp_path)],
+    p = subprocess.run([str(MICROPYTHON), "-X", "heapsize=352K", str(tests / "hw" / "mp_device_run.py"), str(tmp_path)],
                        cwd=str(fs), env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert p.returncode == 0, p.stdout + p.stderr
     out = dict(line.split(" ", 1) for line in p.stdout.splitlines())
