@@ -72,6 +72,7 @@ except ImportError:  # CPython
 
 HEADER = const(10)  # bytes of record header: len u16, seq u32, crc u32
 _ENOSPC = const(28)
+_ENOENT = const(2)
 _COPY = const(256)  # bytes a read when prepare() copies a segment
 
 # CRC-32 (IEEE, reflected, poly 0xEDB88320), nibble at a time, split in 16-bit halves so every
@@ -503,19 +504,20 @@ class Journal:
             _replace(self.path + "/pend.tmp", self._seg_path(idx))
             self._sync_dir()
         except BaseException:
-            # The rename is one commit: the record is in exactly when pend.tmp is gone.
-            if not self._exists("pend.tmp"):
+            # The rename is one commit: the record is in exactly when pend.tmp is gone. When the
+            # flash cannot even say (a dying device), last_seq stays: boot will know.
+            if self._gone("pend.tmp"):
                 self._committed()
             raise
         self._committed()
         return seq
 
-    def _exists(self, name):
+    def _gone(self, name):
         try:
             os.stat(self.path + "/" + name)
-            return True
-        except OSError:
             return False
+        except OSError as e:
+            return bool(e.args) and e.args[0] == _ENOENT
 
     def _committed(self):
         idx, new, seq, n = self._pend

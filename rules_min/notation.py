@@ -123,40 +123,33 @@ def _qtiles(b, i, end, counts, out):
     # more); returns (index where it stopped) + 100 * tiles read. Stops at a digit run with no
     # suit after it, a byte that is no tile, or end.
     n = 0
-    last = 0
     while i < end:
         k = _CH[b[i]] if b[i] < 128 else 0
-        if 20 <= k <= 26:
-            t = 7 + k
-        elif 1 <= k <= 9:
+        if 20 <= k <= 26:  # an honour: a run of one, tile 7 + its class
+            j = i + 1
+            nxt = j
+            base = 7
+        elif 1 <= k <= 9:  # digits sharing the suit letter after them
             j = i
             while j < end and 1 <= (_CH[b[j]] if b[j] < 128 else 0) <= 9:
                 j += 1
             if j >= end or not 10 <= (_CH[b[j]] if b[j] < 128 else 0) <= 12:
                 return i + 100 * n
+            nxt = j + 1
             base = (_CH[b[j]] - 10) * 9 - 1
-            while i < j:
-                t = base + _CH[b[i]]
-                if counts is not None:
-                    counts[t] += 1
-                elif n < 4:
-                    out[n] = t
-                else:
-                    return -1
-                n += 1
-                i += 1
-            i = j + 1
-            continue
         else:
             return i + 100 * n
-        if counts is not None:
-            counts[t] += 1
-        elif n < 4:
-            out[n] = t
-        else:
-            return -1
-        n += 1
-        i += 1
+        while i < j:
+            t = base + _CH[b[i]]
+            if counts is not None:
+                counts[t] += 1
+            elif n < 4:
+                out[n] = t
+            else:
+                return -1
+            n += 1
+            i += 1
+        i = nxt
     return i + 100 * n
 
 
