@@ -18,15 +18,8 @@ def build_parser():
     p.add_argument("--rules", choices=RULE_SETS, default="mcr", help="rule set (default: mcr)")
     p.set_defaults(run=lambda args: score.main(args.rules, "settle"))
 
-    p = sub.add_parser("serve", help="run the tournament system (HTTP server: uploads, standings, pages)")
-    p.add_argument("--db", default="sqlite:///tournament.db", help="sqlite:///path or postgresql://user@host:port/name (default: sqlite:///tournament.db)")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    p.add_argument("--pool", type=int, default=8, help="database connections (default: 8)")
-    p.add_argument("--verbose", action="store_true", help="log every request to stderr")
-    p.add_argument("--create-account", metavar="NAME", help="create an account (password from $MT_PASSWORD or a prompt) and exit")
-    p.add_argument("--role", choices=("organizer", "referee"), default="organizer", help="role for --create-account")
-    p.set_defaults(run=lambda args: __import__("host_tools.server.main", fromlist=["main"]).main(args))
+    from host_tools.server import main as serve
+    serve.add_parser(sub)
 
     from host_tools import tags
     tags.add_parser(sub)

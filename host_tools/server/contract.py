@@ -1,4 +1,8 @@
-"""The device contract: record envelopes, signatures and payloads (validation only, no storage).
+"""The device contract, in one place: record envelopes, signatures and payloads (validation only,
+no storage). The ingest path (``boxes.ingest``) calls ``parse_envelope``, ``signature_ok`` and
+``to_record`` and nothing else, so when the shared wire modules land (``protocol/record.py``: the
+record schema and its one validator; ``protocol/sign.py``: the one signature check) this module
+becomes a thin adapter over them and nothing else in the server changes.
 
 Envelope (POST /api/records): {"device": id, "seq": n, "payload": base64, "sig": hex}.
 Signature: hex HMAC-SHA256(device_key, device_id.encode() + b"\\x00" + seq.to_bytes(4, "big") + payload).
@@ -16,7 +20,11 @@ DECISIONS:
   fit the database (session, table, hand < 2^31; points within +-10^9; times 0 .. 2^40).
 * ``seats`` are 4 entries in seat order; an entry may be null for the empty seat of a
   three-player table (MCR): that seat's delta must be 0 and it can neither win nor deal in.
-* JSON with duplicate keys, NaN/Infinity, or invalid UTF-8 is malformed.
+* JSON with duplicate keys, NaN/Infinity, or invalid UTF-8 is malformed, and so is any string
+  (anywhere, events included) holding a lone surrogate or NUL: neither can be stored as text.
+* Session and table numbers only have to fit the database here (< 2^31); whether they are in
+  1..10000 and match the published seating is an integrity question (``results.integrity``):
+  such a record is stored and quarantined, not refused.
 * ``discarder`` is the seat that dealt in to the first win (null: self-drawn). In Sichuan (血战)
   the hand goes on after a win, so that seat may itself win later and be among ``winners``.
 """
@@ -35,7 +43,6 @@ KINDS = ("session", "hand", "correction", "session_end")
 RULES = ("mcr", "sichuan", "guangdong")
 MAX_PAYLOAD = 64 * 1024
 MAX_ID = 64
-ENVELOPE_KEYS = ("device", "seq", "payload", "sig")
 KIND_FIELDS = {
     "session": ("v", "kind", "tournament", "session", "table", "rules", "seats", "first_dealer", "time"),
     "hand": (
@@ -127,9 +134,25 @@ def _str(v: Any, what: str, max_len: int = MAX_ID, empty: bool = False) -> str:
         raise BadRecord("%s must not be empty" % what)
     if len(v) > max_len:
         raise BadRecord("%s is longer than %d characters" % (what, max_len))
-    if any(ord(c) < 32 or ord(c) == 127 for c in v):
-        raise BadRecord("%s holds control characters" % what)
+    if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF for c in v):
+        raise BadRecord("%s holds control characters or lone surrogates" % what)
     return v
+
+
+def _storable(v: Any, depth: int = 0) -> None:
+    """Every string in a decoded payload must be storable text: no lone surrogate, no NUL."""
+    if depth > 20:
+        raise BadRecord("payload is nested too deeply")
+    if isinstance(v, str):
+        if "\x00" in v or any(0xD800 <= ord(c) <= 0xDFFF for c in v):
+            raise BadRecord("payload holds a NUL or a lone surrogate")
+    elif isinstance(v, dict):
+        for k, x in v.items():
+            _storable(k, depth + 1)
+            _storable(x, depth + 1)
+    elif isinstance(v, list):
+        for x in v:
+            _storable(x, depth + 1)
 
 
 def ident(v: Any, what: str) -> str:
@@ -269,6 +292,7 @@ def parse_payload(payload: bytes) -> dict:
     body = parse_json(payload[1:])
     if not isinstance(body, dict):
         raise BadRecord("payload must be a JSON object")
+    _storable(body)
     if body.get("v") != VERSION or isinstance(body.get("v"), bool):
         raise BadRecord("payload field v must be 1")
     kind = body.get("kind")
@@ -282,27 +306,37 @@ def parse_payload(payload: bytes) -> dict:
 
 
 def parse_envelope(obj: Any) -> Envelope:
-    """The upload body's shape (no key needed). Raises BadRecord."""
+    """The upload body's shape (no key needed), validated by the API's ``Envelope`` schema (the
+    one that /openapi.json publishes), then the base64 decoded. Raises BadRecord."""
+    from pydantic import ValidationError
+
+    from host_tools.server.api.schemas import Envelope as EnvelopeSchema
+
     if not isinstance(obj, dict):
         raise BadRecord("a record upload is a JSON object {device, seq, payload, sig}")
-    extra = sorted(set(obj) - set(ENVELOPE_KEYS))
-    if extra:
-        raise BadRecord("unknown fields %s" % ", ".join(map(repr, extra)))
-    missing = [k for k in ENVELOPE_KEYS if k not in obj]
-    if missing:
-        raise BadRecord("missing fields %s" % ", ".join(missing))
-    device = ident(obj["device"], "device")
-    seq = _int(obj["seq"], "seq", 1, 2**32 - 1)
-    p = obj["payload"]
-    if not isinstance(p, str) or len(p) > MAX_PAYLOAD * 4 // 3 + 4:
+    try:
+        e = EnvelopeSchema.model_validate(obj)
+    except ValidationError as ex:
+        raise BadRecord(describe(ex)) from None
+    return decode_envelope(e.device, e.seq, e.payload, e.sig)
+
+
+def describe(ex) -> str:
+    """A pydantic ValidationError as one line naming the fields."""
+    parts = []
+    for err in ex.errors()[:5]:
+        loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body") or "body"
+        parts.append("%s: %s" % (loc, err.get("msg", "invalid")))
+    return "; ".join(parts)
+
+
+def decode_envelope(device: str, seq: int, payload_b64: str, sig: str) -> Envelope:
+    if len(payload_b64) > MAX_PAYLOAD * 4 // 3 + 4:
         raise BadRecord("payload must be a base64 string of at most %d bytes" % MAX_PAYLOAD)
     try:
-        payload = base64.b64decode(p.encode("ascii"), validate=True)
+        payload = base64.b64decode(payload_b64.encode("ascii"), validate=True)
     except (binascii.Error, ValueError, UnicodeEncodeError):
         raise BadRecord("payload is not valid base64") from None
-    sig = obj["sig"]
-    if not isinstance(sig, str) or len(sig) != 64 or any(c not in "0123456789abcdefABCDEF" for c in sig):
-        raise BadRecord("sig must be 64 hex digits")
     return Envelope(device, seq, payload, sig.lower())
 
 

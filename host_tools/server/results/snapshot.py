@@ -1,0 +1,137 @@
+"""Everything the results need about one tournament, read in a few queries as plain tuples.
+
+Work is bounded by the rows that exist: one row per hand, session start and end, correction,
+ruling, penalty, play-off, player and seat; nothing is allocated per session *number*.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+
+@dataclass
+class HandRow:
+    id: int
+    record_id: Optional[int]
+    device: Optional[str]
+    seq: Optional[int]
+    session: int
+    table: int
+    number: int
+    rules: str
+    seats: tuple
+    deltas: list  # effective: after corrections (set by compute)
+    original: tuple
+    dealer: int
+    winners: tuple
+    discarder: Optional[int]
+    fans: int
+    time: int
+    deductions: tuple
+    manual: bool
+    correction: Optional[dict] = None
+
+    def player_deltas(self) -> dict:
+        return {p: d for p, d in zip(self.seats, self.deltas) if p is not None}
+
+
+@dataclass
+class StartRow:
+    record_id: int
+    device: str
+    seq: int
+    session: int
+    table: int
+    seats: tuple
+    time: int
+
+
+@dataclass
+class EndRow:
+    record_id: int
+    device: str
+    seq: int
+    session: int
+    table: int
+    hands: int
+    match_scores: dict
+    time: int
+
+
+@dataclass
+class CorrectionRow:
+    id: int
+    hand_id: Optional[int]
+    source: str
+    record_id: Optional[int]
+    record_device: Optional[str]
+    target_device: Optional[str]
+    target_seq: Optional[int]
+    deltas: list
+    reason: str
+    referee: str
+    at: str
+
+
+@dataclass
+class Snapshot:
+    tournament: dict
+    players: list  # dicts: id, name, draw, ema_id, country, substitute, withdrawn_from
+    seatings: dict  # session -> {table: [players]} (published ones only)
+    bindings: dict  # device -> (tournament, table)
+    hands: list
+    starts: list
+    ends: list
+    corrections: list
+    rulings: dict  # record id -> "accept" | "reject" (the latest ruling)
+    penalties: list
+    playoffs: list
+    version: int = 0
+    notes: list = field(default_factory=list)
+
+    def names(self) -> dict:
+        return {p["id"]: p["name"] for p in self.players}
+
+
+def _ded(text: str) -> tuple:
+    return tuple(int(x) for x in text.split(",")) if text else (0, 0, 0, 0)
+
+
+def load(tid: str) -> Snapshot:
+    """Read one tournament (raises Tournament.DoesNotExist). Callers run it in a transaction
+    (``cache``) so that the picture is consistent."""
+    from host_tools.server.boxes.models import Correction, Device, Hand, Record, Ruling
+    from host_tools.server.tournaments.models import Penalty, Player, Playoff, SeatingTable, Tournament
+
+    t = Tournament.objects.values("id", "name", "format", "settings", "results_version").get(id=tid)
+    players = list(Player.objects.filter(tournament_id=tid).order_by("draw", "pid").values(
+        "pid", "name", "draw", "ema_id", "country", "substitute", "withdrawn_from"))
+    for p in players:
+        p["id"] = p.pop("pid")
+    seatings: dict = {}
+    for s, table, ps in SeatingTable.objects.filter(seating__tournament_id=tid, seating__published_at__isnull=False).values_list(
+            "seating__session", "table", "players"):
+        seatings.setdefault(s, {})[table] = list(ps)
+    bindings = {d: (bt, tb) for d, bt, tb in Device.objects.filter(tournament__isnull=False).values_list("id", "tournament_id", "table")}
+    hands = []
+    for (hid, rid, dev, seq, s, tb, n, rules, p0, p1, p2, p3, d0, d1, d2, d3, dealer, w, dis, fans, time, ded, by) in Hand.objects.filter(
+            tournament=tid).values_list("id", "record_id", "record__device_id", "record__seq", "session", "table", "number", "rules",
+                                        "p0", "p1", "p2", "p3", "d0", "d1", "d2", "d3", "dealer", "winners", "discarder", "fans",
+                                        "time", "deductions", "entered_by").order_by("id").iterator(chunk_size=5000):
+        orig = (d0, d1, d2, d3)
+        hands.append(HandRow(hid, rid, dev, seq, s, tb, n, rules, (p0, p1, p2, p3), list(orig), orig, dealer,
+                             tuple(int(c) for c in w), dis, fans, time, _ded(ded), by is not None))
+    starts, ends = [], []
+    for rid, dev, seq, kind, s, tb, body in Record.objects.filter(tournament=tid, kind__in=("session", "session_end")).values_list(
+            "id", "device_id", "seq", "kind", "session", "table", "body").order_by("id"):
+        if kind == "session":
+            starts.append(StartRow(rid, dev, seq, s, tb, tuple(body["seats"]), body["time"]))
+        else:
+            ends.append(EndRow(rid, dev, seq, s, tb, body["hands"], dict(body["match_scores"]), body["time"]))
+    corrections = [CorrectionRow(*r[:10], r[10].isoformat(timespec="seconds")) for r in Correction.objects.filter(tournament=tid).values_list(
+        "id", "hand_id", "source", "record_id", "record__device_id", "target_device", "target_seq", "deltas", "reason", "referee",
+        "created_at").order_by("id")]
+    rulings = dict(Ruling.objects.filter(tournament=tid).order_by("id").values_list("record_id", "decision"))
+    penalties = list(Penalty.objects.filter(tournament_id=tid, revoked=False).values("id", "session", "player", "kind", "minutes", "points", "reason"))
+    playoffs = list(Playoff.objects.filter(tournament_id=tid).order_by("id").values("id", "session", "table", "scores"))
+    return Snapshot(dict(t), players, seatings, bindings, hands, starts, ends, corrections, rulings, penalties, playoffs, t["results_version"])
