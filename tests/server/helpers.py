@@ -8,8 +8,17 @@ import hmac
 import http.client
 import json
 import random
+import socket
 from typing import Any, Optional
 from urllib.parse import urlsplit
+
+
+def free_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
 
 
 class Client:

@@ -46,6 +46,11 @@ class Session(APIKeyCookie):
 
     param_name = "sessionid"
 
+    def _get_key(self, request):
+        if self.param_name not in request.COOKIES:
+            return None  # no session: no CSRF question either (the caller gets 401)
+        return super()._get_key(request)
+
     def authenticate(self, request, key):
         u = getattr(request, "user", None)
         return u if u is not None and u.is_authenticated else None

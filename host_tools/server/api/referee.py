@@ -6,7 +6,9 @@ from ninja import Router
 
 from host_tools.server.boxes import referee
 from host_tools.server.results import cache
+from host_tools.server.tournaments import actions
 from host_tools.server.tournaments import referee as tref
+from host_tools.server.tournaments.models import Penalty, Playoff
 
 from .core import AUTH, need
 from .schemas import CorrectionIn, CorrectionOut, Error, HandIn, HandOut, PenaltyIn, PenaltyOut, PlayoffIn, PlayoffOut, RulingIn
@@ -79,3 +81,17 @@ def add_playoff(request, tid: str, body: PlayoffIn):
     who = need(request, tid, "referee")
     po = tref.add_playoff(who, tid, body.session, body.table, body.scores)
     return 201, {"id": po.id, "session": po.session, "table": po.table, "scores": po.scores, "referee": po.referee}
+
+
+@router.get("/tournaments/{tid}/penalties", response={200: list, 404: Error}, summary="Off-table penalties", auth=None)
+def penalties(request, tid: str):
+    from host_tools.server.tournaments.referee import penalty_dict
+
+    actions.get(tid)
+    return [penalty_dict(p) for p in Penalty.objects.filter(tournament_id=tid)]
+
+
+@router.get("/tournaments/{tid}/playoffs", response={200: list, 404: Error}, summary="Recorded play-offs", auth=None)
+def playoffs(request, tid: str):
+    actions.get(tid)
+    return [{"id": p.id, "session": p.session, "table": p.table, "scores": p.scores, "referee": p.referee} for p in Playoff.objects.filter(tournament_id=tid)]

@@ -8,7 +8,6 @@ from ninja.errors import HttpError
 
 from host_tools.server.results import cache, exports
 from host_tools.server.tournaments import actions
-from host_tools.server.tournaments.models import Penalty, Playoff
 from host_tools.tournament.model import TournamentError
 
 from .schemas import Error
@@ -137,20 +136,6 @@ def export_ema(request, tid: str):
         return csv_response(exports.ema_csv(res), "%s-ema.csv" % tid)
     except TournamentError as e:
         raise HttpError(409, str(e)) from None
-
-
-@router.get("/tournaments/{tid}/penalties", response={200: list, 404: Error}, summary="Off-table penalties")
-def penalties(request, tid: str):
-    from host_tools.server.tournaments.referee import penalty_dict
-
-    actions.get(tid)
-    return [penalty_dict(p) for p in Penalty.objects.filter(tournament_id=tid)]
-
-
-@router.get("/tournaments/{tid}/playoffs", response={200: list, 404: Error}, summary="Recorded play-offs")
-def playoffs(request, tid: str):
-    actions.get(tid)
-    return [{"id": p.id, "session": p.session, "table": p.table, "scores": p.scores, "referee": p.referee} for p in Playoff.objects.filter(tournament_id=tid)]
 
 
 @router.get("/health", summary="Liveness and database")

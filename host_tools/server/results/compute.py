@@ -270,6 +270,27 @@ def _rerank(standings: list, drop: set) -> list:
     return out
 
 
+def _with_everyone(standings: list, snap: Snapshot, n: int) -> list:
+    """Registered players without any result yet are listed too (0 points, no sessions),
+    after the players who did at least as well and before those who did worse.
+    DECISION: their rank is one more than the number of players above 0 / 0."""
+    have = {s.player for s in standings}
+    missing = [p["id"] for p in snap.players if p["id"] not in have and not p["substitute"]]
+    if not missing:
+        return standings
+    zero = (Fraction(0), 0)
+
+    def pair(s):
+        return (s.standard if s.standard is not None else Fraction(0), s.match)
+
+    above = [s for s in standings if pair(s) >= zero]
+    below = [s for s in standings if pair(s) < zero]
+    rank = sum(1 for s in standings if pair(s) > zero) + 1
+    std = Fraction(0) if (standings and standings[0].standard is not None) or snap.tournament["format"] != "guangdong_004" else None
+    extra = [Standing(rank, p, std, 0, (None,) * n, ()) for p in missing]
+    return above + extra + below
+
+
 def _dq_last(standings: list, dq: dict) -> list:
     return [s for s in standings if s.player not in dq] + [s for s in standings if s.player in dq]
 
@@ -303,7 +324,7 @@ def _mcr_like(snap, tables, fmt, problems) -> tuple:
                 standings = scoring.mcr_final_standings(scored[:np_], scored[np_:], settings["finalists"], draw)
             except SCORING_ERRORS as e:
                 problems.append("final standings: %s (showing all sessions cumulatively)" % e)
-    standings = _dq_last(_rerank(standings, subs), dq)
+    standings = _dq_last(_with_everyone(_rerank(standings, subs), snap, n), dq)
     if prelim is not None:
         prelim = _rerank(prelim, subs)
     per = {i + 1: s for i, s in enumerate(scored)}
@@ -329,7 +350,7 @@ def _guangdong(snap, tables, problems) -> tuple:
                 extra["final"] = {"carry_ratio": settings["carry_ratio"]}
             except SCORING_ERRORS as e:
                 problems.append("final: %s" % e)
-    standings = _dq_last(_rerank(standings, subs), dq)
+    standings = _dq_last(_with_everyone(_rerank(standings, subs), snap, n), dq)
     per = {i + 1: s for i, s in enumerate(scored)}
     return standings, _rows(standings, snap.names(), dq), _table_scores(per), dq, _rerank(prelim, subs), extra
 
