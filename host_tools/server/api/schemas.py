@@ -2,7 +2,7 @@
 
 Strings refuse control characters (and lone surrogates, through ``Text``'s validator); numbers
 are strict integers within bounds, or, where a person may type a decimal (penalty minutes),
-short decimal strings checked by ``numbers`` before anything parses them.
+short decimal strings checked by ``numeric`` before anything parses them.
 """
 from __future__ import annotations
 

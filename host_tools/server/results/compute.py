@@ -96,7 +96,10 @@ class Result:
 
 def _apply_corrections(snap: Snapshot, verdict: integrity.Verdict) -> None:
     by_hand: dict = {}
+    by_box: dict = {}
     for c in snap.corrections:
+        if c.hand_id is not None and c.source == "device" and verdict.counts(c.record_id):
+            by_box[c.hand_id] = c
         if c.hand_id is None or (c.source == "device" and not verdict.counts(c.record_id)):
             continue
         prev = by_hand.get(c.hand_id)
@@ -105,6 +108,8 @@ def _apply_corrections(snap: Snapshot, verdict: integrity.Verdict) -> None:
     for h in snap.hands:
         c = by_hand.get(h.id)
         h.deltas = list(c.deltas) if c is not None else list(h.original)
+        b = by_box.get(h.id)
+        h.box_deltas = list(b.deltas) if b is not None else list(h.original)
         h.correction = None if c is None else {"source": c.source, "reason": c.reason, "referee": c.referee, "at": c.at}
 
 
@@ -385,12 +390,20 @@ def compute(snap: Snapshot) -> Result:
 
 
 def table_problems(tb: Table) -> list:
+    """The box's own totals (session_end) against what it recorded (its hands and its own
+    corrections; a referee's corrections and hands entered by hand are not the box's)."""
     out = []
     if tb.end is not None:
-        raw = tb.raw_scores()
+        raw = dict.fromkeys(tb.players(), 0)
+        for h in tb.hands:
+            if h.manual:
+                continue
+            for p, d in zip(h.seats, h.box_deltas):
+                if p is not None:
+                    raw[p] = raw.get(p, 0) + d
         ms = tb.end.match_scores
         if any(ms.get(p, 0) != raw.get(p, 0) for p in set(ms) | set(raw)):
             out.append("session %d table %d: the box's session_end match scores %s differ from the hands %s" % (tb.session, tb.table, ms, raw))
-        if tb.end.hands != len(tb.hands):
+        if tb.end.hands != sum(1 for h in tb.hands if not h.manual):
             out.append("session %d table %d: session_end says %d hands, %d are counted" % (tb.session, tb.table, tb.end.hands, len(tb.hands)))
     return out

@@ -2,7 +2,7 @@
 
 Every cell a person typed (names, ids) that a spreadsheet would run as a formula (starting with
 = + - @, or a tab / carriage return) gets a leading apostrophe; numbers are left alone. Whether a
-cell is a number is decided by a pattern (``numbers.is_number``), never by parsing it.
+cell is a number is decided by a pattern (``numeric.is_number``), never by parsing it.
 
 EMA results sheet (MCR only). The EMA (mahjong-europe.org) takes a tournament's results as a
 workbook filled in by the organizer and sent by the national board member; we follow its
@@ -25,7 +25,7 @@ import io
 from dataclasses import replace
 from typing import Any
 
-from host_tools.server import numbers
+from host_tools.server import numeric
 from host_tools.tournament import exports as texports
 from host_tools.tournament.awards import HandRecord
 from host_tools.tournament.exports import format_score
@@ -36,7 +36,7 @@ EMA_HEADER = ("Tournament", "Players", "Place", "First name", "Last name", "EMA 
 
 
 def cell(v: Any) -> Any:
-    if isinstance(v, str) and v[:1] in ("=", "+", "@", "-", "\t", "\r") and not numbers.is_number(v):
+    if isinstance(v, str) and v[:1] in ("=", "+", "@", "-", "\t", "\r") and not numeric.is_number(v):
         return "'" + v
     return "" if v is None else v
 

@@ -10,7 +10,8 @@ problems, is flagged on the standings page, and counts only after a referee acce
 * a player who is not registered in the tournament;
 * a player seated at another table of the published seating of that session, or a session
   with no published seating (not checked for the survival event, whose tables form live);
-* a box bound to another tournament or table;
+* a box bound to another tournament or table (checked for the latest published session only:
+  boxes move between tables from one session to the next);
 * a table naming more than four players, or a player at two tables of one session (checked
   without a seating too, so they are caught in the survival event as well);
 * a hand number stored twice for one table (the first one counts);
@@ -63,6 +64,7 @@ def check(snap: Snapshot) -> Verdict:
     tid = snap.tournament["id"]
     registered = {p["id"] for p in snap.players}
     check_seating = snap.tournament["format"] != "mcr_survival"
+    latest = max(snap.seatings, default=None)
     seat_of: dict = {}  # (session, player) -> table, published seatings
     for s, tables in snap.seatings.items():
         for t, ps in tables.items():
@@ -79,7 +81,7 @@ def check(snap: Snapshot) -> Verdict:
         if rp:
             v.add(rid, rp)
             continue
-        b = snap.bindings.get(dev)
+        b = snap.bindings.get(dev) if s == latest else None
         if b is not None:
             if b[0] != tid:
                 v.add(rid, "box %s is bound to tournament %s" % (dev, b[0]))

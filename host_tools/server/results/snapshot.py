@@ -30,6 +30,7 @@ class HandRow:
     deductions: tuple
     manual: bool
     correction: Optional[dict] = None
+    box_deltas: Optional[list] = None
 
     def player_deltas(self) -> dict:
         return {p: d for p, d in zip(self.seats, self.deltas) if p is not None}

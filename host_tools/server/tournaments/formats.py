@@ -2,13 +2,13 @@
 
 One home for what a format needs from the organizer: ``FORMATS`` maps a format to its default
 settings; ``check_settings`` validates a settings object before it is stored. Numbers are checked
-as text before any parsing (``numbers``): a carry ratio is a short decimal or fraction.
+as text before any parsing (``numeric``): a carry ratio is a short decimal or fraction.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from host_tools.server import numbers
+from host_tools.server import numeric
 
 FORMATS = {
     "mcr_000": {"prelim_sessions": 8, "finalists": 16},
@@ -69,8 +69,8 @@ def check_settings(fmt: str, settings: Any) -> dict:
                 if isinstance(v, bool) or not isinstance(v, (str, int)):
                     raise Invalid('carry_ratio must be a string such as "0.3" or "1/3"')
                 try:
-                    r = numbers.ratio(str(v))
-                except numbers.BadNumber as e:
+                    r = numeric.ratio(str(v))
+                except numeric.BadNumber as e:
                     raise Invalid("carry_ratio: %s" % e) from None
                 if not 0 <= r <= 1:
                     raise Invalid("carry_ratio must be between 0 and 1")

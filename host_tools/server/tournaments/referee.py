@@ -5,7 +5,7 @@ from typing import Optional
 
 from django.db import transaction
 
-from host_tools.server import numbers
+from host_tools.server import numeric
 from host_tools.server.errors import Conflict, Invalid, NotFound
 
 from . import audit, formats
@@ -33,16 +33,16 @@ def add_penalty(actor: str, tid: str, session: int, player: str, kind: str, reas
         if points is not None:
             raise Invalid("late takes minutes, not points")
         try:
-            m = numbers.decimal(str(minutes) if minutes is not None else "", "minutes", 0, 100000)
-        except numbers.BadNumber as e:
+            m = numeric.decimal(str(minutes) if minutes is not None else "", "minutes", 0, 100000)
+        except numeric.BadNumber as e:
             raise Invalid(str(e)) from None
         minutes, points = str(m), None
     elif kind == Penalty.POINTS:
         if minutes is not None:
             raise Invalid("points take no minutes")
         try:
-            points = numbers.integer(points, "points", -100000, 100000)
-        except numbers.BadNumber as e:
+            points = numeric.integer(points, "points", -100000, 100000)
+        except numeric.BadNumber as e:
             raise Invalid(str(e)) from None
     elif kind == Penalty.DQ:
         if minutes is not None or points is not None:
