@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-_DECIMAL = re.compile(r"[+-]?\d{1,12}(\.\d{1,12})?")
-_RATIO = re.compile(r"\d{1,12}(\.\d{1,12})?(/\d{1,12})?")
-_INT = re.compile(r"[+-]?\d{1,12}")
+_DECIMAL = re.compile(r"[+-]?[0-9]{1,12}(\.[0-9]{1,12})?")
+_RATIO = re.compile(r"[0-9]{1,12}(\.[0-9]{1,12})?(/[0-9]{1,12})?")
+_INT = re.compile(r"[+-]?[0-9]{1,12}")
 
 
 class BadNumber(ValueError):
@@ -55,3 +55,8 @@ def ratio(text: str) -> Fraction:
 
 def is_number(text: str) -> bool:
     return isinstance(text, str) and bool(_DECIMAL.fullmatch(text.strip()))
+
+
+def digits(text: str, most: int = 12) -> bool:
+    """Only ASCII digits, 1..most of them (``str.isdigit`` takes "５" and "²" too)."""
+    return isinstance(text, str) and 0 < len(text) <= most and text.isascii() and text.isdigit()

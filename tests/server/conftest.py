@@ -100,21 +100,27 @@ def uid(prefix: str = "x") -> str:
     return "%s%s" % (prefix, uuid.uuid4().hex[:8])
 
 
-def start_server(db: str, workdir: Path, env_extra=None, workers: int = 2, threads: int = 8):
+def start_server(db: str, workdir: Path, env_extra=None, workers: int = 2, threads: int = 8, args=()):
     env = dict(os.environ, MT_PASSWORD=PASSWORD, PYTHONUNBUFFERED="1", MT_SECRET_KEY_FILE=str(workdir / "secret"))
     env.update(env_extra or {})
-    for name in ("org", "ref"):
-        subprocess.run([sys.executable, "-m", "host_tools", "serve", "--db", db, "--create-account", name, "--role",
-                        "organizer" if name == "org" else "referee"], check=True, capture_output=True, env=env, cwd=ROOT, timeout=120)
+    subprocess.run([sys.executable, "-m", "host_tools", "serve", "--db", db, "--create-account", "org"], check=True, capture_output=True,
+                   env=env, cwd=ROOT, timeout=120)
     port = free_port()
     log = open(workdir / "server.log", "w")
     proc = subprocess.Popen([sys.executable, "-m", "host_tools", "serve", "--db", db, "--port", str(port), "--workers", str(workers),
-                             "--threads", str(threads)], stdout=subprocess.PIPE, stderr=log, text=True, env=env, cwd=ROOT)
+                             "--threads", str(threads)] + list(args), stdout=subprocess.PIPE, stderr=log, text=True, env=env, cwd=ROOT)
     line = proc.stdout.readline()
     if "serving" not in line:
         proc.kill()
         raise RuntimeError("server did not start: %r %s" % (line, (workdir / "server.log").read_text()))
-    return proc, "http://127.0.0.1:%d" % port
+    url = "http://127.0.0.1:%d" % port
+    org = Client(url)
+    st, body = org.post("/api/login", {"username": "org", "password": PASSWORD})
+    assert st == 200, body
+    org.token = body["token"]
+    st, body = org.post("/api/accounts", {"username": "ref", "password": PASSWORD})  # a referee: roles per tournament
+    assert st == 201, body
+    return proc, url
 
 
 def stop(proc) -> None:
@@ -126,14 +132,24 @@ def stop(proc) -> None:
         proc.wait()
 
 
+def new_database(request, backend: str, workdir: Path) -> str:
+    if backend == "sqlite":
+        return "sqlite:///" + str(workdir / "t.db")
+    return pg_database(request.getfixturevalue("pg_dsn"))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request):
+    return request.param
+
+
 @pytest.fixture(scope="session", params=["sqlite", "postgresql"])
 def server(request, tmp_path_factory):
     workdir = tmp_path_factory.mktemp("server-" + request.param)
-    if request.param == "sqlite":
-        db = "sqlite:///" + str(workdir / "t.db")
-    else:
-        db = pg_database(request.getfixturevalue("pg_dsn"))
-    proc, url = start_server(db, workdir)
+    db = new_database(request, request.param, workdir)
+    # many tests log in from 127.0.0.1, some with wrong passwords on purpose: the shared server
+    # locks out late; test_security runs its own servers with the real limit
+    proc, url = start_server(db, workdir, {"MT_LOGIN_FAILURES": "1000"})
     s = Running(request.param, db, proc, url, workdir)
     s.org = s.login("org")
     s.ref = s.login("ref")

@@ -24,8 +24,9 @@ def free_port() -> int:
 class Client:
     """A keep-alive HTTP/1.1 client for one server; json_ methods decode JSON replies."""
 
-    def __init__(self, base: str, token: Optional[str] = None):
+    def __init__(self, base: str, token: Optional[str] = None, source: Optional[str] = None):
         u = urlsplit(base)
+        self.source = source  # a loopback address of its own (127.0.0.N): another client machine
         self.host, self.port = u.hostname, u.port
         self.base = base
         self.token = token
@@ -41,7 +42,7 @@ class Client:
             h["Authorization"] = "Bearer " + self.token
         for attempt in range(2):
             if self.conn is None:
-                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60, source_address=(self.source, 0) if self.source else None)
             try:
                 self.conn.request(method, path, body=data, headers=h)
                 r = self.conn.getresponse()
@@ -53,7 +54,7 @@ class Client:
             except (ConnectionError, http.client.RemoteDisconnected, http.client.CannotSendRequest, BrokenPipeError):
                 self.conn.close()
                 self.conn = None
-                if attempt:
+                if attempt or (data is not None and len(data) > 1024 * 1024):
                     raise
 
     def json(self, method: str, path: str, body: Any = None, **kw) -> tuple[int, Any]:

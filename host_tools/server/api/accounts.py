@@ -8,7 +8,7 @@ from ninja.errors import HttpError
 from host_tools.server.tournaments import actions
 
 from .core import AUTH, TOKEN_TTL, issue_token, need, need_server_organizer, token_hash
-from .schemas import AccountIn, Error, LoginIn, TokenOut
+from .schemas import AccountIn, AccountPatch, Error, LoginIn, TokenOut
 
 router = Router(tags=["accounts"])
 
@@ -49,3 +49,20 @@ def create_account(request, body: AccountIn):
         who = need_server_organizer(request)
     actions.create_account(who, body.username, body.password, body.tournament, body.role)
     return 201, {"username": body.username, "tournament": body.tournament, "role": body.role}
+
+
+@router.get("/accounts", response={200: list, 403: Error}, auth=AUTH, summary="Accounts and their roles (server organizers only)")
+def list_accounts(request):
+    need_server_organizer(request)
+    from django.contrib.auth import get_user_model
+
+    return [{"username": u.username, "active": u.is_active, "superuser": u.is_superuser,
+             "roles": {r.tournament_id: r.role for r in u.tournament_roles.all()}}
+            for u in get_user_model().objects.order_by("username").prefetch_related("tournament_roles")]
+
+
+@router.patch("/accounts/{username}", response={200: dict, 400: Error, 403: Error, 404: Error, 409: Error}, auth=AUTH,
+              summary="Change an account's password, active flag or server-organizer flag (server organizers only)")
+def update_account(request, username: str, body: AccountPatch):
+    who = need_server_organizer(request)
+    return actions.update_account(who, username, body.password, body.active, body.superuser)

@@ -26,10 +26,12 @@ def _result(tid: str):
             summary="Standings from the counted records, corrections, penalties and play-offs (quarantined records are not counted)")
 def standings(request, tid: str):
     try:
-        body = cache.standings_json(tid)
+        body, source = cache.standings_json(tid)
     except cache.NoTournament:
         raise HttpError(404, "no tournament %r" % tid) from None
-    return HttpResponse(body, content_type="application/json; charset=utf-8")
+    r = HttpResponse(body, content_type="application/json; charset=utf-8")
+    r["X-Results"] = source  # memory | shared | computed: the benchmark counts how often a cold request computes
+    return r
 
 
 def table_json(res, s: int, t: int) -> dict:
@@ -142,4 +144,9 @@ def export_ema(request, tid: str):
 def health(request):
     from django.db import connection
 
-    return {"status": "ok", "database": connection.vendor}
+    out = {"status": "ok", "database": connection.vendor}
+    if connection.vendor == "sqlite":  # durability as the server's own connections run
+        with connection.cursor() as c:
+            out["journal_mode"] = c.execute("PRAGMA journal_mode").fetchone()[0]
+            out["synchronous"] = c.execute("PRAGMA synchronous").fetchone()[0]
+    return out

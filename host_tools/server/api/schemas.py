@@ -26,6 +26,13 @@ def _ident(v: str) -> str:
     return v
 
 
+def _player_id(v: str) -> str:
+    _ident(v)
+    if "/" in v:
+        raise ValueError("a player id has no / (it is part of the player's page address)")
+    return v
+
+
 Text = Annotated[str, Field(max_length=1000), AfterValidator(_text)]
 Name = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(_text)]
 Ident = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_ident)]
@@ -94,6 +101,12 @@ class AccountIn(Strict):
     role: Optional[Literal["organizer", "referee"]] = None
 
 
+class AccountPatch(Strict):
+    password: Optional[Annotated[str, Field(min_length=8, max_length=1000), AfterValidator(_text)]] = None
+    active: Optional[StrictBool] = None
+    superuser: Optional[StrictBool] = None
+
+
 class RoleIn(Strict):
     username: Annotated[str, Field(min_length=1, max_length=150)]
     role: Optional[Literal["organizer", "referee"]] = None
@@ -121,8 +134,11 @@ class TournamentOut(Schema):
     created_at: str
 
 
+PlayerId = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_player_id)]
+
+
 class PlayerIn(Strict):
-    id: Ident
+    id: PlayerId
     name: Name
     draw: Optional[Annotated[StrictInt, Field(ge=1, le=10**6)]] = None
     ema_id: Optional[Annotated[str, Field(max_length=20), AfterValidator(_text)]] = None
@@ -163,9 +179,15 @@ class AbsenceIn(Strict):
     reason: Optional[Text] = ""
 
 
+class NumberedTable(Strict):
+    table: TableNo
+    players: Annotated[list[Ident], Field(min_length=3, max_length=4)]
+
+
 class SeatingIn(Strict):
     method: Literal["draw", "rank", "swiss", "preset", "snake", "manual"]
-    tables: Optional[list[Annotated[list[Ident], Field(min_length=3, max_length=4)]]] = Field(default=None, max_length=MAX_TABLE)
+    tables: Optional[list[Union[Annotated[list[Ident], Field(min_length=3, max_length=4)], NumberedTable]]] = Field(
+        default=None, max_length=MAX_TABLE, description="manual: player lists (E S W N) for tables 1, 2, ..., or {table, players}")
     save: StrictBool = True
     publish: StrictBool = False
 
@@ -279,7 +301,7 @@ class PenaltyIn(Strict):
     session: Session
     player: Ident
     kind: Literal["late", "points", "disqualification"]
-    minutes: Optional[Union[Annotated[StrictInt, Field(ge=0, le=100000)], Annotated[str, Field(max_length=30, pattern=r"^\s*\d{1,6}(\.\d{1,6})?\s*$")]]] = None
+    minutes: Optional[Union[Annotated[StrictInt, Field(ge=0, le=100000)], Annotated[str, Field(max_length=30, pattern=r"^[0-9]{1,6}(\.[0-9]{1,6})?$")]]] = None
     points: Optional[Annotated[StrictInt, Field(ge=-100000, le=100000)]] = None
     reason: Annotated[str, Field(min_length=1, max_length=1000), AfterValidator(_text)]
 

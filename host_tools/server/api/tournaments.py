@@ -1,6 +1,8 @@
 """Organizer endpoints: tournaments, players (JSON or CSV import), absences, roles, seatings."""
 from __future__ import annotations
 
+from host_tools.server import numeric
+
 import csv
 import io
 
@@ -75,7 +77,7 @@ def players_from_csv(text: str) -> list[dict]:
             if k == "draw":
                 if v == "":
                     continue
-                if not v.isdigit() or len(v) > 7:
+                if not numeric.digits(v, 7):
                     raise errors.Invalid("line %d: draw must be a positive whole number, not %r" % (n, v[:20]))
                 obj[k] = int(v)
             elif k == "substitute":
@@ -176,7 +178,8 @@ def make_seating(request, tid: str, session: int, body: SeatingIn):
     if not 1 <= session <= formats.MAX_SESSION:
         raise HttpError(400, "session must be 1..10000")
     t = actions.get(tid)
-    tables, info = actions.generate(t, session, body.method, ranked_players(tid), history(t, session), body.tables)
+    given = None if body.tables is None else [x.model_dump() if hasattr(x, "model_dump") else x for x in body.tables]
+    tables, info = actions.generate(t, session, body.method, ranked_players(tid), history(t, session), given)
     if not body.save:
         names = dict(Player.objects.filter(tournament=t).values_list("pid", "name"))
         return 200, {"session": session, "method": body.method, "published": False, "info": info,

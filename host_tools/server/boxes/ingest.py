@@ -83,8 +83,9 @@ def _correction_row(rec: Record, body: dict) -> Correction:
 
 def _model(r: contract.Record) -> Record:
     b = r.body
+    seats = "\t".join("" if p is None else p for p in b["seats"]) if r.kind == "session" else None
     return Record(device_id=r.device, seq=r.seq, payload=r.payload, sig=r.sig, kind=r.kind, tournament=b.get("tournament"),
-                  session=b.get("session"), table=b.get("table"), hand=b.get("hand"), body=b)
+                  session=b.get("session"), table=b.get("table"), hand=b.get("hand"), body=b, seats=seats, time=b.get("time"))
 
 
 def _save_rows(recs: list[tuple[Record, dict]]) -> None:

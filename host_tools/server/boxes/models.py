@@ -43,6 +43,10 @@ class Record(models.Model):
     table = models.BigIntegerField(null=True)
     hand = models.BigIntegerField(null=True)
     body = models.JSONField()  # the decoded payload (the payload itself stays as signed)
+    # a session record's seats, tab-joined (ids hold no control characters): read by the results
+    # without decoding bodies
+    seats = models.CharField(max_length=300, null=True)
+    time = models.BigIntegerField(null=True)  # the record's own time (box clock, Unix seconds)
     received_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -99,15 +99,18 @@ def _encode(res) -> bytes:
     return json.dumps(res.as_json(), ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def standings_json(tid: str) -> bytes:
+def standings_json(tid: str) -> tuple[bytes, str]:
+    """(document, where it came from: "memory" of this process, "shared" from the database, or
+    "computed" by this request)."""
     v = version(tid)
     doc = _docs.get(tid)
     if doc is not None and doc[0] == v:
-        return doc[1]
+        return doc[1], "memory"
     with _thread_lock(tid):
         doc = _docs.get(tid)
         if doc is not None and doc[0] == v:
-            return doc[1]
+            return doc[1], "memory"
+        source = "shared"
         body = _shared(tid, v)
         if body is None:
             with _process_lock(tid):
@@ -117,9 +120,10 @@ def standings_json(tid: str) -> bytes:
                     res = hit[1] if hit is not None and hit[0] == v else _compute(tid, v)
                     body = _encode(res)
                     _store(tid, v, body)
+                    source = "computed"
         with _guard:
             _docs[tid] = (v, body)
-        return body
+        return body, source
 
 
 def _shared(tid: str, v: int) -> Optional[bytes]:

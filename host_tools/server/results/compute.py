@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Optional
 
 from host_tools.server.tournaments.formats import MAX_SESSION
@@ -36,6 +37,7 @@ from . import integrity
 from .snapshot import Snapshot
 
 SCORING_ERRORS = (TournamentError, ValueError, ArithmeticError, KeyError)
+fmt = lru_cache(maxsize=1 << 16)(format_score)  # the same few scores render thousands of times
 
 
 @dataclass
@@ -95,22 +97,28 @@ class Result:
 # --------------------------------------------------------------------------- counted data
 
 def _apply_corrections(snap: Snapshot, verdict: integrity.Verdict) -> None:
+    """Effective deltas of the corrected hands (the others keep their record's)."""
+    if not snap.corrections:
+        return
     by_hand: dict = {}
     by_box: dict = {}
     for c in snap.corrections:
-        if c.hand_id is not None and c.source == "device" and verdict.counts(c.record_id):
-            by_box[c.hand_id] = c
         if c.hand_id is None or (c.source == "device" and not verdict.counts(c.record_id)):
             continue
+        if c.source == "device":
+            by_box[c.hand_id] = c
         prev = by_hand.get(c.hand_id)
         if prev is None or c.source == "referee" or prev.source == "device":
             by_hand[c.hand_id] = c  # later wins, except that a device never overrides a referee
     for h in snap.hands:
         c = by_hand.get(h.id)
-        h.deltas = list(c.deltas) if c is not None else list(h.original)
+        if c is None:
+            continue
+        h.deltas = tuple(c.deltas)
+        h.correction = {"source": c.source, "reason": c.reason, "referee": c.referee, "at": c.at}
         b = by_box.get(h.id)
-        h.box_deltas = list(b.deltas) if b is not None else list(h.original)
-        h.correction = None if c is None else {"source": c.source, "reason": c.reason, "referee": c.referee, "at": c.at}
+        if b is not None:
+            h.box_deltas = tuple(b.deltas)
 
 
 def tables_of(snap: Snapshot, verdict: integrity.Verdict) -> dict:
@@ -254,9 +262,9 @@ def _rows(standings: list, names: dict, dq: dict) -> list:
     for s in standings:
         rows.append({
             "rank": None if s.player in dq else s.rank, "player": s.player, "name": names.get(s.player, ""),
-            "standard": format_score(s.standard), "match": format_score(s.match), "standard_exact": _exact(s.standard),
+            "standard": fmt(s.standard), "match": fmt(s.match), "standard_exact": _exact(s.standard),
             "status": "disqualified" if s.player in dq else "",
-            "sessions": [None if x is None else {"table": x.table, "standard": format_score(x.standard), "match": format_score(x.match),
+            "sessions": [None if x is None else {"table": x.table, "standard": fmt(x.standard), "match": fmt(x.match),
                                                   "place": x.place, "status": _status(x)} for x in s.sessions],
         })
     return rows
@@ -398,7 +406,7 @@ def table_problems(tb: Table) -> list:
         for h in tb.hands:
             if h.manual:
                 continue
-            for p, d in zip(h.seats, h.box_deltas):
+            for p, d in zip(h.seats, h.box_deltas or h.original):
                 if p is not None:
                     raw[p] = raw.get(p, 0) + d
         ms = tb.end.match_scores

@@ -60,6 +60,9 @@ def _range_problem(session: int, table: int):
 
 
 def check(snap: Snapshot) -> Verdict:
+    """One pass over the records, grouped by what the checks look at: (box, session, table,
+    seats). The hands of a table share a few such groups, so the checks run per group, and
+    problems are spread over a group's records only when there are any."""
     v = Verdict()
     tid = snap.tournament["id"]
     registered = {p["id"] for p in snap.players}
@@ -70,35 +73,52 @@ def check(snap: Snapshot) -> Verdict:
         for t, ps in tables.items():
             for p in ps:
                 seat_of[(s, p)] = t
-    # every (record, session, table, players) to look at
-    items = [(h.record_id, h.device, h.session, h.table, [p for p in h.seats if p is not None]) for h in snap.hands if not h.manual]
-    items += [(r.record_id, r.device, r.session, r.table, [p for p in r.seats if p is not None]) for r in snap.starts]
-    items += [(r.record_id, r.device, r.session, r.table, list(r.match_scores)) for r in snap.ends]
-    at_table: dict = {}  # (session, table) -> {player: [record ids]}
+    groups: dict = {}  # (device, session, table, players) -> [record ids]
+    for h in snap.hands:
+        if not h.manual:
+            k = (h.device, h.session, h.table, h.seats)
+            g = groups.get(k)
+            if g is None:
+                groups[k] = [h.record_id]
+            else:
+                g.append(h.record_id)
+    for r in snap.starts:
+        groups.setdefault((r.device, r.session, r.table, r.seats), []).append(r.record_id)
+    for r in snap.ends:
+        groups.setdefault((r.device, r.session, r.table, tuple(r.match_scores)), []).append(r.record_id)
+
+    def add_all(rids, text):
+        for rid in rids:
+            v.add(rid, text)
+
+    at_table: dict = {}  # (session, table) -> {player: [group keys]}
     tables_of: dict = {}  # (session, player) -> set of tables
-    for rid, dev, s, t, ps in items:
+    for key, rids in groups.items():
+        dev, s, t, seats = key
         rp = _range_problem(s, t)
         if rp:
-            v.add(rid, rp)
+            add_all(rids, rp)
             continue
+        ps = [p for p in seats if p is not None]
         b = snap.bindings.get(dev) if s == latest else None
         if b is not None:
             if b[0] != tid:
-                v.add(rid, "box %s is bound to tournament %s" % (dev, b[0]))
+                add_all(rids, "box %s is bound to tournament %s" % (dev, b[0]))
             elif b[1] is not None and b[1] != t:
-                v.add(rid, "box %s is bound to table %d, the record says table %d" % (dev, b[1], t))
+                add_all(rids, "box %s is bound to table %d, the record says table %d" % (dev, b[1], t))
         if check_seating and s not in snap.seatings:
-            v.add(rid, "session %d has no published seating" % s)
+            add_all(rids, "session %d has no published seating" % s)
+        here = at_table.setdefault((s, t), {})
         for p in ps:
             if p not in registered:
-                v.add(rid, "player %s is not registered" % p)
+                add_all(rids, "player %s is not registered" % p)
             elif check_seating and s in snap.seatings:
                 st = seat_of.get((s, p))
                 if st is None:
-                    v.add(rid, "player %s is not seated in session %d" % (p, s))
+                    add_all(rids, "player %s is not seated in session %d" % (p, s))
                 elif st != t:
-                    v.add(rid, "player %s is seated at table %d in session %d" % (p, st, s))
-            at_table.setdefault((s, t), {}).setdefault(p, []).append(rid)
+                    add_all(rids, "player %s is seated at table %d in session %d" % (p, st, s))
+            here.setdefault(p, []).append(key)
             tables_of.setdefault((s, p), set()).add(t)
     for (s, t), ps in at_table.items():
         if len(ps) > 4:
@@ -106,46 +126,47 @@ def check(snap: Snapshot) -> Verdict:
             # the extra players are those not seated here; without a seating, all are suspect
             extra = [p for p in ps if p not in seated] if len(seated) <= 4 and seated else list(ps)
             for p in extra:
-                for rid in ps[p]:
-                    v.add(rid, "table %d of session %d names %d players" % (t, s, len(ps)))
+                for key in ps[p]:
+                    add_all(groups[key], "table %d of session %d names %d players" % (t, s, len(ps)))
     for (s, p), tabs in tables_of.items():
         if len(tabs) > 1:
             for t in tabs:
                 if seat_of.get((s, p)) == t:
                     continue  # the table the seating gave them is right
-                for rid in at_table[(s, t)][p]:
-                    v.add(rid, "player %s plays at tables %s of session %d" % (p, ", ".join(map(str, sorted(tabs))), s))
+                for key in at_table[(s, t)][p]:
+                    add_all(groups[key], "player %s plays at tables %s of session %d" % (p, ", ".join(map(str, sorted(tabs))), s))
     # one hand number twice at a table: the first stored counts
     first: dict = {}
     for h in snap.hands:
         k = (h.session, h.table, h.number)
-        if k in first:
-            other = first[k]
-            if h.manual:
-                v.add(other.record_id, "hand %d of session %d table %d was entered again by a referee" % (h.number, h.session, h.table))
-            else:
-                v.add(h.record_id, "hand %d of session %d table %d is stored twice (the first counts; key a correction instead)" % (h.number, h.session, h.table))
-            continue
-        first[k] = h
+        other = first.get(k)
+        if other is None:
+            first[k] = h
+        elif h.manual:
+            v.add(other.record_id, "hand %d of session %d table %d was entered again by a referee" % (h.number, h.session, h.table))
+        else:
+            v.add(h.record_id, "hand %d of session %d table %d is stored twice (the first counts; key a correction instead)" % (h.number, h.session, h.table))
     # unfinished sessions: a box that began a later session without closing this one
     ended = {(e.session, e.table) for e in snap.ends}
-    latest: dict = {}
-    for r in snap.starts:
-        latest[r.device] = max(latest.get(r.device, 0), r.session)
-    for h in snap.hands:
-        if h.device is not None:
-            latest[h.device] = max(latest.get(h.device, 0), h.session)
-    for h in snap.hands:
-        if h.manual or (h.session, h.table) in ended:
-            continue
-        if latest.get(h.device, 0) > h.session:
-            v.add(h.record_id, "session %d table %d was left unfinished (no session_end) before box %s began session %d"
-                  % (h.session, h.table, h.device, latest[h.device]))
+    latest_of: dict = {}
+    for dev, s, _t, _seats in groups:
+        if latest_of.get(dev, 0) < s:
+            latest_of[dev] = s
+    unfinished = [key for key in groups if (key[1], key[2]) not in ended and latest_of.get(key[0], 0) > key[1]]
+    if unfinished:
+        hand_rids = {h.record_id for h in snap.hands if not h.manual}
+        for key in unfinished:
+            dev, s, t, _seats = key
+            add_all([rid for rid in groups[key] if rid in hand_rids],
+                    "session %d table %d was left unfinished (no session_end) before box %s began session %d" % (s, t, dev, latest_of[dev]))
     # device corrections: only of the box's own records
-    own = {h.id: h.device for h in snap.hands}
+    own = None
     for c in snap.corrections:
-        if c.source == "device" and c.hand_id is not None and own.get(c.hand_id) != c.record_device:
-            v.add(c.record_id, "box %s cannot correct box %s's record" % (c.record_device, own.get(c.hand_id)))
+        if c.source == "device" and c.hand_id is not None:
+            if own is None:
+                own = {h.id: h.device for h in snap.hands}
+            if own.get(c.hand_id) != c.record_device:
+                v.add(c.record_id, "box %s cannot correct box %s's record" % (c.record_device, own.get(c.hand_id)))
     for rid, problems in v.problems.items():
         ruling = snap.rulings.get(rid)
         if ruling == "accept" and not any(UNACCEPTABLE in p for p in problems):

@@ -5,11 +5,13 @@ ruling, penalty, play-off, player and seat; nothing is allocated per session *nu
 """
 from __future__ import annotations
 
+from django.db.models import F
+
 from dataclasses import dataclass, field
 from typing import Optional
 
 
-@dataclass
+@dataclass(slots=True)
 class HandRow:
     id: int
     record_id: Optional[int]
@@ -20,7 +22,7 @@ class HandRow:
     number: int
     rules: str
     seats: tuple
-    deltas: list  # effective: after corrections (set by compute)
+    deltas: tuple  # effective: after corrections (compute replaces it for corrected hands)
     original: tuple
     dealer: int
     winners: tuple
@@ -30,13 +32,13 @@ class HandRow:
     deductions: tuple
     manual: bool
     correction: Optional[dict] = None
-    box_deltas: Optional[list] = None
+    box_deltas: Optional[tuple] = None  # the box's own: its record's, or its own correction's
 
     def player_deltas(self) -> dict:
         return {p: d for p, d in zip(self.seats, self.deltas) if p is not None}
 
 
-@dataclass
+@dataclass(slots=True)
 class StartRow:
     record_id: int
     device: str
@@ -47,7 +49,7 @@ class StartRow:
     time: int
 
 
-@dataclass
+@dataclass(slots=True)
 class EndRow:
     record_id: int
     device: str
@@ -94,18 +96,28 @@ class Snapshot:
         return {p["id"]: p["name"] for p in self.players}
 
 
+_ZERO = (0, 0, 0, 0)
+_WINNERS = {"": (), "0": (0,), "1": (1,), "2": (2,), "3": (3,)}
+
+
 def _ded(text: str) -> tuple:
-    return tuple(int(x) for x in text.split(",")) if text else (0, 0, 0, 0)
+    return tuple(int(x) for x in text.split(",")) if text else _ZERO
+
+
+def _seats(text: str) -> tuple:
+    return tuple(p or None for p in text.split("\t"))
 
 
 def load(tid: str) -> Snapshot:
-    """Read one tournament (raises Tournament.DoesNotExist). Callers run it in a transaction
-    (``cache``) so that the picture is consistent."""
+    """Read one tournament (raises Tournament.DoesNotExist). Work is one pass over the rows
+    with plain SQL (the hands are most of it: no ORM objects, no JSON)."""
+    from django.db import connection
+
     from host_tools.server.boxes.models import Correction, Device, Hand, Record, Ruling
     from host_tools.server.tournaments.models import Penalty, Player, Playoff, SeatingTable, Tournament
 
     t = Tournament.objects.values("id", "name", "format", "settings", "results_version").get(id=tid)
-    players = list(Player.objects.filter(tournament_id=tid).order_by("draw", "pid").values(
+    players = list(Player.objects.filter(tournament_id=tid).order_by(F("draw").asc(nulls_last=True), "pid").values(
         "pid", "name", "draw", "ema_id", "country", "substitute", "withdrawn_from"))
     for p in players:
         p["id"] = p.pop("pid")
@@ -114,21 +126,32 @@ def load(tid: str) -> Snapshot:
             "seating__session", "table", "players"):
         seatings.setdefault(s, {})[table] = list(ps)
     bindings = {d: (bt, tb) for d, bt, tb in Device.objects.filter(tournament__isnull=False).values_list("id", "tournament_id", "table")}
+    q = connection.ops.quote_name
     hands = []
-    for (hid, rid, dev, seq, s, tb, n, rules, p0, p1, p2, p3, d0, d1, d2, d3, dealer, w, dis, fans, time, ded, by) in Hand.objects.filter(
-            tournament=tid).values_list("id", "record_id", "record__device_id", "record__seq", "session", "table", "number", "rules",
-                                        "p0", "p1", "p2", "p3", "d0", "d1", "d2", "d3", "dealer", "winners", "discarder", "fans",
-                                        "time", "deductions", "entered_by").order_by("id").iterator(chunk_size=5000):
-        orig = (d0, d1, d2, d3)
-        hands.append(HandRow(hid, rid, dev, seq, s, tb, n, rules, (p0, p1, p2, p3), list(orig), orig, dealer,
-                             tuple(int(c) for c in w), dis, fans, time, _ded(ded), by is not None))
-    starts, ends = [], []
-    for rid, dev, seq, kind, s, tb, body in Record.objects.filter(tournament=tid, kind__in=("session", "session_end")).values_list(
-            "id", "device_id", "seq", "kind", "session", "table", "body").order_by("id"):
-        if kind == "session":
-            starts.append(StartRow(rid, dev, seq, s, tb, tuple(body["seats"]), body["time"]))
-        else:
-            ends.append(EndRow(rid, dev, seq, s, tb, body["hands"], dict(body["match_scores"]), body["time"]))
+    append = hands.append
+    winners_of = _WINNERS
+    with connection.cursor() as c:
+        c.execute(
+            "SELECT h.id, h.record_id, r.device_id, r.seq, h.session, h.%s, h.number, h.rules, h.p0, h.p1, h.p2, h.p3, "
+            "h.d0, h.d1, h.d2, h.d3, h.dealer, h.winners, h.discarder, h.fans, h.time, h.deductions, h.entered_by "
+            "FROM %s h LEFT JOIN %s r ON r.id = h.record_id WHERE h.tournament = %%s ORDER BY h.id"
+            % (q("table"), Hand._meta.db_table, Record._meta.db_table), [tid])
+        while True:
+            rows = c.fetchmany(5000)
+            if not rows:
+                break
+            for (hid, rid, dev, seq, s, tb, n, rules, p0, p1, p2, p3, d0, d1, d2, d3, dealer, w, dis, fans, time, ded, by) in rows:
+                orig = (d0, d1, d2, d3)
+                win = winners_of.get(w)
+                if win is None:
+                    win = tuple(int(ch) for ch in w)
+                append(HandRow(hid, rid, dev, seq, s, tb, n, rules, (p0, p1, p2, p3), orig, orig, dealer, win, dis, fans, time,
+                               _ded(ded), by is not None))
+        c.execute("SELECT id, device_id, seq, session, %s, seats, time FROM %s WHERE tournament = %%s AND kind = 'session' ORDER BY id"
+                  % (q("table"), Record._meta.db_table), [tid])
+        starts = [StartRow(rid, dev, seq, s, tb, _seats(seats or ""), time or 0) for rid, dev, seq, s, tb, seats, time in c.fetchall()]
+    ends = [EndRow(rid, dev, seq, s, tb, body["hands"], dict(body["match_scores"]), body["time"]) for rid, dev, seq, s, tb, body in
+            Record.objects.filter(tournament=tid, kind="session_end").values_list("id", "device_id", "seq", "session", "table", "body").order_by("id")]
     corrections = [CorrectionRow(*r[:10], r[10].isoformat(timespec="seconds")) for r in Correction.objects.filter(tournament=tid).values_list(
         "id", "hand_id", "source", "record_id", "record__device_id", "target_device", "target_seq", "deltas", "reason", "referee",
         "created_at").order_by("id")]

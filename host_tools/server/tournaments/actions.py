@@ -195,18 +195,59 @@ def create_account(actor: str, username: str, password: str, tid: Optional[str] 
     return u
 
 
+def update_account(actor: str, username: str, password: Optional[str] = None, active: Optional[bool] = None,
+                   superuser: Optional[bool] = None) -> dict:
+    """Change an account's password, active flag or server-organizer flag; deactivating or a new
+    password ends its API tokens and sessions. The last active server organizer stays one."""
+    from django.contrib.auth.hashers import make_password
+    from django.contrib.sessions.models import Session
+
+    from .models import ApiToken
+
+    User = get_user_model()
+    hashed = None
+    if password is not None:
+        if len(password) < 8:
+            raise Invalid("passwords need at least 8 characters")
+        hashed = make_password(password)  # outside the transaction: hashing is slow on purpose
+    with transaction.atomic():
+        try:
+            u = User.objects.select_for_update().get(username=username)
+        except User.DoesNotExist:
+            raise NotFound("no account %r" % username) from None
+        before = {"active": u.is_active, "superuser": u.is_superuser}
+        if active is not None:
+            u.is_active = active
+        if superuser is not None:
+            u.is_superuser = u.is_staff = superuser
+        if before["superuser"] and before["active"] and not (u.is_superuser and u.is_active):
+            if not User.objects.filter(is_superuser=True, is_active=True).exclude(id=u.id).exists():
+                raise Conflict("the last active server organizer cannot be demoted or deactivated")
+        if hashed is not None:
+            u.password = hashed
+        u.save()
+        if hashed is not None or not u.is_active:
+            ApiToken.objects.filter(user=u).delete()
+            for s in Session.objects.all().iterator():
+                if str(s.get_decoded().get("_auth_user_id")) == str(u.id):
+                    s.delete()
+        after = {"active": u.is_active, "superuser": u.is_superuser, **({"password": "(changed)"} if hashed else {})}
+        audit.log(actor, "account.update", None, "account " + username, before, after)
+    return {"username": username, "active": u.is_active, "superuser": u.is_superuser}
+
+
 # --------------------------------------------------------------------------- seating
 
 def field_for(t: Tournament, session: int, ranked: list[str]) -> tuple[list[str], list[str]]:
     """(players by draw, players by rank) who play ``session``: not withdrawn, not absent;
-    substitutes fill the last places when the count is not a multiple of four."""
-    players = list(Player.objects.filter(tournament=t).order_by("draw", "pid"))
+    substitutes (in draw order) fill the last places when the count is not a multiple of four.
+    DECISION: a substitute is preferred to a three-player table where the format allows those."""
+    players = list(Player.objects.filter(tournament=t).order_by(F("draw").asc(nulls_last=True), "pid"))
     absent = set(Absence.objects.filter(tournament=t, session=session).values_list("player__pid", flat=True))
     playing = [p for p in players if p.active_in(session) and p.pid not in absent and not p.substitute]
     subs = [p for p in players if p.substitute and p.active_in(session) and p.pid not in absent]
-    allow_three = formats.ALLOW_THREE.get(t.format, False)
     need = (-len(playing)) % 4
-    if need and (not allow_three or need > 1 or len(playing) < 3):
+    if need:
         playing += subs[:need]
     by_draw = [p.pid for p in playing]
     pool = set(by_draw)
@@ -250,7 +291,13 @@ def manual_tables(t: Tournament, given) -> list:
     known = set(Player.objects.filter(tournament=t).values_list("pid", flat=True))
     seen: set = set()
     out = []
+    numbers: set = set()
     for i, ps in enumerate(given, 1):
+        if isinstance(ps, dict):  # {"table": n, "players": [...]}: tables numbered as in the hall
+            i, ps = ps.get("table"), ps.get("players")
+            if isinstance(i, bool) or not isinstance(i, int) or not 1 <= i <= formats.MAX_TABLE or i in numbers:
+                raise Invalid("table numbers are 1..10000, each once")
+        numbers.add(i)
         if not isinstance(ps, list) or not 3 <= len(ps) <= 4:
             raise Invalid("table %d must list 3 or 4 players" % i)
         for p in ps:

@@ -43,7 +43,7 @@ class Player(models.Model):
 
     class Meta:
         unique_together = [("tournament", "pid"), ("tournament", "draw")]
-        ordering = ["draw", "pid"]
+        ordering = [models.F("draw").asc(nulls_last=True), "pid"]  # the same order on both databases
 
     def __str__(self):
         return "%s %s" % (self.pid, self.name)

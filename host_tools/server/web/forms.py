@@ -3,6 +3,8 @@ sums, registered players...) live in the actions the views call, so the API and 
 refuse the same things."""
 from __future__ import annotations
 
+from host_tools.server import numeric
+
 from django import forms
 from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
@@ -10,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from host_tools.server.tournaments.formats import FORMATS, MAX_SESSION, MAX_TABLE, TITLES
 
 ident = RegexValidator(r"^[^\x00-\x20\x7f]{1,64}$", _("1-64 characters, no spaces or control characters"))
+player_id = RegexValidator(r"^[^\x00-\x20\x7f/]{1,64}$", _("1-64 characters, no spaces, / or control characters"))
 slug = RegexValidator(r"^[A-Za-z0-9_.-]{1,64}$", _("letters, digits, . _ - only"))
 
 
@@ -40,7 +43,7 @@ class SettingsForm(forms.Form):
 
 
 class PlayerForm(forms.Form):
-    id = forms.CharField(label=_("Player id"), max_length=64, validators=[ident])
+    id = forms.CharField(label=_("Player id"), max_length=64, validators=[player_id])
     name = forms.CharField(label=_("Name"), max_length=200)
     draw = forms.IntegerField(label=_("Draw number"), required=False, min_value=1, max_value=10**6)
     ema_id = forms.CharField(label=_("EMA number"), required=False, max_length=20)
@@ -117,7 +120,7 @@ class PenaltyForm(forms.Form):
     session = forms.IntegerField(label=_("Session"), min_value=1, max_value=MAX_SESSION)
     player = forms.ChoiceField(label=_("Player"))
     kind = forms.ChoiceField(label=_("Kind"), choices=[("points", _("points")), ("late", _("late arrival")), ("disqualification", _("disqualification"))])
-    minutes = forms.RegexField(label=_("Minutes late"), regex=r"^\d{1,6}(\.\d{1,6})?$", required=False, max_length=14)
+    minutes = forms.RegexField(label=_("Minutes late"), regex=r"^[0-9]{1,6}(\.[0-9]{1,6})?$", required=False, max_length=14)
     points = forms.IntegerField(label=_("Points (negative: deducted)"), required=False, min_value=-100000, max_value=100000)
     reason = forms.CharField(label=_("Reason"), max_length=1000)
 
@@ -138,7 +141,7 @@ class PlayoffForm(forms.Form):
                 continue
             p, sep, v = line.partition("=")
             v = v.strip()
-            if not sep or not v.lstrip("-").isdigit() or len(v) > 10:
+            if not sep or not numeric.digits(v[1:] if v.startswith("-") else v, 10):
                 raise forms.ValidationError(_("write player=score, one per line"))
             out[p.strip()] = int(v)
         if not out:

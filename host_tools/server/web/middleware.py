@@ -1,11 +1,12 @@
 """Malformed requests are 400, before any view sees them: a JSON body that is not UTF-8, or that
 escapes a lone surrogate or NUL (neither can be stored as text: PostgreSQL refuses them, and
-Python cannot encode a lone surrogate), anywhere in the body."""
+Python cannot encode a lone surrogate), anywhere in the body; a NUL in the path, the query or a
+form field (PostgreSQL refuses it even as a query parameter)."""
 from __future__ import annotations
 
 import re
 
-from django.http import JsonResponse
+from django.http import HttpResponseBadRequest, JsonResponse
 
 _PAIR_LOW = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 
@@ -28,6 +29,15 @@ class BadRequestMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        if "\x00" in request.path or "%00" in request.META.get("QUERY_STRING", ""):
+            return JsonResponse({"error": "NUL in the URL"}, status=400)
+        if request.method == "POST" and request.content_type == "application/x-www-form-urlencoded":
+            try:
+                post = request.POST
+            except Exception:
+                return JsonResponse({"error": "the form cannot be read"}, status=400)
+            if any("\x00" in k or any("\x00" in v for v in vs) for k, vs in post.lists()):
+                return HttpResponseBadRequest("NUL in a form field")
         if request.method in ("POST", "PUT", "PATCH", "DELETE") and "json" in request.content_type:
             try:
                 body = request.body

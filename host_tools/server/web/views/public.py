@@ -3,6 +3,8 @@ the live board, tables, players, awards, a published seating and its printable t
 and the exports."""
 from __future__ import annotations
 
+from host_tools.server import numeric
+
 import time
 
 from django.http import Http404
@@ -44,7 +46,7 @@ def board(request, tid):
     t = tournament_or_404(tid)
     res = result(t)
     sessions = sorted({s for s, _ in res.tables} | set(Seating.objects.filter(tournament=t, published_at__isnull=False).values_list("session", flat=True)))
-    current = int(request.GET["session"]) if request.GET.get("session", "").isdigit() and len(request.GET["session"]) < 6 else (sessions[-1] if sessions else 1)
+    current = int(request.GET["session"]) if numeric.digits(request.GET.get("session", ""), 5) else (sessions[-1] if sessions else 1)
     seat = Seating.objects.filter(tournament=t, session=current).first()
     seated = {x.table: x.players for x in seat.tables.all()} if seat else {}
     box_by_table = {b["table"]: b for b in boxes.status(t.id) if b["table"] is not None}

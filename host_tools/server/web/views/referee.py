@@ -2,6 +2,8 @@
 player, play-offs, correcting a hand by player name, entering a whole hand when a box failed."""
 from __future__ import annotations
 
+from host_tools.server import numeric
+
 from django.http import Http404
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
@@ -43,7 +45,7 @@ def home(request, t):
                 return redirect(request.path)
         if a == "revoke":
             pid = request.POST.get("penalty", "")
-            if pid.isdigit() and len(pid) < 12:
+            if numeric.digits(pid, 12):
                 attempt(request, None, lambda: tref.revoke_penalty(who, t.id, int(pid)), _("Penalty revoked."))
             return redirect(request.path)
         if a == "playoff" and po.is_valid():
