@@ -16,7 +16,8 @@ ZH = {
     "id": "编号", "name": "名称", "format": "赛制", "settings": "设置", "player id": "选手编号", "draw number": "抽签号",
     "EMA id": "EMA 编号", "country": "国家", "substitute": "替补", "checked in": "已签到", "withdrawn from session": "自该轮退赛",
     "organizer": "组织者", "referee": "裁判", "late arrival": "迟到", "points": "罚分", "disqualification": "取消资格",
-    "1-64 characters, no spaces or control characters": "1-64 个字符，不含空格或控制字符", "letters, digits, . _ - only": "只能用字母、数字和 . _ -",
+    "1-64 characters, no spaces or control characters": "1-64 个字符，不含空格或控制字符",
+    "1-64 characters, no spaces, / or control characters": "1-64 个字符，不含空格、/ 或控制字符", "letters, digits, . _ - only": "只能用字母、数字和 . _ -",
     "Id (in URLs and on the boxes)": "编号（用于网址和计分器）", "Name": "名称", "Format": "赛制", "Preliminary sessions": "预赛轮数",
     "Finalists": "决赛人数", "Starting score (base)": "基础分", "Stage 2: players who advance": "第二阶段晋级人数",
     "Final: carry ratio (e.g. 1/2 or 0.3)": "决赛带入比例（如 1/2 或 0.3）", "Event start (Unix time)": "比赛开始（Unix 时间）",
@@ -51,7 +52,7 @@ ZH = {
     "withdrawn from session %(s)s": "自第 %(s)s 轮退赛", "checked in ✓": "已签到 ✓", "check in": "签到", "edit": "编辑", "Absences": "缺席", "Generate": "生成",
     "Published": "已发布", "Draft": "草稿", "method": "方法", "%(n)s repeated pairs": "%(n)s 对重复对手", "Withdraw": "撤回", "Publish": "发布",
     "Swap two players": "交换两名选手", "Swap": "交换", "Next:": "下一步：", "players": "选手", "boxes": "计分器", "seating": "座位", "Rank": "名次",
-    "Standard": "标准分", "Match": "比赛分", "Score": "得分", "Hand": "盘", "Points": "分数", "Correct a hand": "更正一盘",
+    "Standard": "标准分", "Places": "各轮名次", "Match": "比赛分", "Score": "得分", "Hand": "盘", "Points": "分数", "Correct a hand": "更正一盘",
     "Points are the hand's payments between the players: they sum to 0. What a player paid to nobody (a penalty) is a deduction.": "分数是选手之间的支付，合计为 0；选手被罚而不付给他人的分数记为扣分。",
     "Save the correction": "保存更正", "Enter a hand": "录入一盘", "For a box that failed: the hand is scored by the same rules as the boxes.": "用于计分器故障时：按与计分器相同的规则计分。",
     "Notation: melds in brackets, then the concealed tiles; the last tile is the winning tile, e.g.": "记法：副露写在方括号中，其后为手牌；最后一张为和张，例如",
@@ -85,6 +86,7 @@ def main() -> int:
     text = PO.read_text(encoding="utf-8")
     text = text.replace('"Plural-Forms: nplurals=INTEGER; plural=EXPRESSION;\\n"', '"Plural-Forms: nplurals=1; plural=0;\\n"')
     text = text.replace('"Content-Type: text/plain; charset=CHARSET\\n"', '"Content-Type: text/plain; charset=UTF-8\\n"')
+    text = text.replace('#, fuzzy\nmsgid ""\nmsgstr ""', 'msgid ""\nmsgstr ""', 1)
     missing = []
     out = []
     for entry in text.split("\n\n"):

@@ -114,7 +114,7 @@ def start_server(db: str, workdir: Path, env_extra=None, workers: int = 2, threa
         proc.kill()
         raise RuntimeError("server did not start: %r %s" % (line, (workdir / "server.log").read_text()))
     url = "http://127.0.0.1:%d" % port
-    org = Client(url)
+    org = Client(url, headers={"X-Forwarded-Proto": "https"} if "--tls" in args else None)
     st, body = org.post("/api/login", {"username": "org", "password": PASSWORD})
     assert st == 200, body
     org.token = body["token"]

@@ -24,8 +24,9 @@ def free_port() -> int:
 class Client:
     """A keep-alive HTTP/1.1 client for one server; json_ methods decode JSON replies."""
 
-    def __init__(self, base: str, token: Optional[str] = None, source: Optional[str] = None):
+    def __init__(self, base: str, token: Optional[str] = None, source: Optional[str] = None, headers: Optional[dict] = None):
         u = urlsplit(base)
+        self.headers = dict(headers or {})  # sent with every request (e.g. a TLS proxy's X-Forwarded-Proto)
         self.source = source  # a loopback address of its own (127.0.0.N): another client machine
         self.host, self.port = u.hostname, u.port
         self.base = base
@@ -33,7 +34,7 @@ class Client:
         self.conn: Optional[http.client.HTTPConnection] = None
 
     def request(self, method: str, path: str, body: Any = None, headers: Optional[dict] = None, raw: Optional[bytes] = None):
-        h = dict(headers or {})
+        h = dict(self.headers, **(headers or {}))
         data = raw
         if body is not None:
             data = json.dumps(body).encode()

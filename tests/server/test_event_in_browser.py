@@ -53,12 +53,17 @@ def event(tmp_path):
         stop(proc)
 
 
+def submit(page, selector):
+    """Click what submits a form and wait for the page it leads to."""
+    with page.expect_navigation():
+        page.click(selector)
+
+
 def login(page, url, user, password=PASSWORD):
     page.goto(url + "/login/")
     page.fill("#id_username", user)
     page.fill("#id_password", password)
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
+    submit(page, "button[type=submit]")
 
 
 def ok_message(page):
@@ -82,11 +87,11 @@ def test_whole_event_in_the_browser(event):
         page.fill("#id_name", "Spring Open 春季公开赛")
         page.select_option("#id_format", "mcr_000")
         shot(page, "new-tournament")
-        page.click("#new-tournament button")
+        submit(page, "#new-tournament button")
         assert page.url.endswith("/t/%s/manage/" % TID), page.url
         page.fill("#id_prelim_sessions", "2")
         page.fill("#id_finalists", "4")
-        page.click("#settings button")
+        submit(page, "#settings button")
         shot(page, "settings")
 
         # --- 16 players from a CSV; one checks in
@@ -94,10 +99,11 @@ def test_whole_event_in_the_browser(event):
         f.write_text(players_csv(), encoding="utf-8")
         page.goto(url + "/t/%s/manage/players" % TID)
         page.set_input_files("#id_csv-file", str(f))
-        page.click("#import-players button")
+        submit(page, "#import-players button")
         assert "Import done." in ok_message(page)
         assert page.locator("#players tr").count() == 17
-        page.locator("#players tr", has_text="P01").locator("button").click()
+        with page.expect_navigation():
+            page.locator("#players tr", has_text="P01").locator("button").click()
         assert page.locator("#players tr", has_text="P01").locator("button").inner_text().startswith("checked in")
         shot(page, "players")
 
@@ -106,7 +112,7 @@ def test_whole_event_in_the_browser(event):
         page.fill("#id_new-username", "ref1")
         page.fill("#id_new-password", PASSWORD)
         page.select_option("#id_new-role", "referee")
-        page.click("#new-account button")
+        submit(page, "#new-account button")
         assert "Account created." in ok_message(page)
         shot(page, "accounts")
 
@@ -120,7 +126,7 @@ def test_whole_event_in_the_browser(event):
             page.fill("#id_box-label", "spare" if i == 5 else "table %d" % i)
             if i < 5:
                 page.fill("#id_box-table", str(i))
-            page.click("#register-box button")
+            submit(page, "#register-box button")
             assert ok_message(page), page.locator("main").inner_text()[:1500]
         assert page.locator("#boxes tr").count() == 6
         with pytest.raises(ConfigError, match="no published seating"):
@@ -129,12 +135,12 @@ def test_whole_event_in_the_browser(event):
         # --- session 1 by draw, a swap, published: projector and table sheets
         page.goto(url + "/t/%s/manage/seating/" % TID)
         assert page.input_value("#id_gen-method") == "draw"
-        page.click("#generate button")
+        submit(page, "#generate button")
         page.select_option("#id_swap-a", "P01")
         page.select_option("#id_swap-b", "P05")
-        page.click("#swap button")
+        submit(page, "#swap button")
         assert "Swapped." in ok_message(page)
-        page.click("#publish button")
+        submit(page, "#publish button")
         assert "Seating published." in ok_message(page)
         shot(page, "seating-1")
         page.goto(url + "/t/%s/seating/1" % TID)
@@ -164,11 +170,12 @@ def test_whole_event_in_the_browser(event):
         shot(page, "standings-1")
 
         # --- the referee: correct hand 2 of table 1 by player name; enter table 4's last hand by hand
-        page.click("form[action='/logout/'] button")
+        submit(page, "form[action='/logout/'] button")
         login(page, url, "ref1")
         page.goto(url + "/t/%s/tables/1/1" % TID)
         shot(page, "table-1-1")
-        page.locator("#hands tr", has=page.locator("td.n", has_text=re.compile(r"^2$"))).get_by_text("Correct").click()
+        with page.expect_navigation():
+            page.locator("#hands tr", has=page.locator("td.n", has_text=re.compile(r"^2$"))).get_by_text("Correct").click()
         fields = page.locator("input[id^=id_points_]")
         assert fields.count() == 4
         a, b = fields.nth(0), fields.nth(1)
@@ -177,19 +184,20 @@ def test_whole_event_in_the_browser(event):
         b.fill(str(vb + 8))
         page.fill("#id_reason", "wrong discarder")
         shot(page, "correct-hand")
-        page.click("#correction button")
+        submit(page, "#correction button")
         assert "Hand corrected." in ok_message(page)
         assert page.locator("#hands").inner_text().count("corrected by ref1: wrong discarder") == 1
         # a correction that does not sum to 0 is refused, nothing changes
         page.goto(url + "/t/%s/referee/tables/1/1/hands/3/correct" % TID)
         fields.nth(0).fill(str(int(fields.nth(0).input_value()) + 5))
         page.fill("#id_reason", "typo")
-        page.click("#correction button")
+        submit(page, "#correction button")
         assert "must sum to 0" in page.locator(".errorlist").inner_text()
 
         page.goto(url + "/t/%s/tables/1/4" % TID)
         before = page.locator("#hands tr").count()
-        page.get_by_text("Enter a hand by hand").click()
+        with page.expect_navigation():
+            page.get_by_text("Enter a hand by hand").click()
         assert page.input_value("#id_hand") == "16"
         seats = [page.input_value("#id_seat%d" % i) for i in range(4)]
         page.select_option("#id_winner", seats[0])
@@ -197,7 +205,7 @@ def test_whole_event_in_the_browser(event):
         page.fill("#id_notation", "123456789m123s55s")
         page.fill("#id_reason", "box 4 failed before its last hand")
         shot(page, "enter-hand")
-        page.click("#enter-hand button")
+        submit(page, "#enter-hand button")
         assert "Hand entered." in ok_message(page)
         assert page.locator("#hands tr").count() == before + 1
         assert "entered by a referee" in page.locator("#hands").inner_text()
@@ -210,24 +218,26 @@ def test_whole_event_in_the_browser(event):
         page.select_option("#id_pen-kind", "points")
         page.fill("#id_pen-points", "-10")
         page.fill("#id_pen-reason", "empty call after the warning")
-        page.click("#penalty button")
+        submit(page, "#penalty button")
         assert "Penalty recorded." in ok_message(page)
         shot(page, "referee")
 
         # --- session 2 by rank; box 4 is replaced by the spare
-        page.click("form[action='/logout/'] button")
+        submit(page, "form[action='/logout/'] button")
         login(page, url, "org")
         page.goto(url + "/t/%s/manage/seating/2" % TID)
         page.fill("#id_gen-session", "2")
         page.select_option("#id_gen-method", "rank")
-        page.click("#generate button")
-        page.click("#publish button")
+        submit(page, "#generate button")
+        submit(page, "#publish button")
         shot(page, "seating-2")
         page.goto(url + "/t/%s/manage/boxes" % TID)
         page.locator("#boxes tr", has_text="box-4").locator("input[name=table]").fill("")
-        page.locator("#boxes tr", has_text="box-4").locator("button").click()
+        with page.expect_navigation():
+            page.locator("#boxes tr", has_text="box-4").locator("button").click()
         page.locator("#boxes tr", has_text="box-5").locator("input[name=table]").fill("4")
-        page.locator("#boxes tr", has_text="box-5").locator("button").click()
+        with page.expect_navigation():
+            page.locator("#boxes tr", has_text="box-5").locator("button").click()
         shot(page, "boxes")
         for i, b in zip((1, 2, 3, 4), boxes[:3] + boxes[4:]):
             cfg = fetch_box_config(url, b.device)

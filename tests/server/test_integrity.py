@@ -105,7 +105,7 @@ def test_fifth_player_and_player_at_two_tables_never_break_results(server, fmt):
     every_page_answers(server, tid, [(1, 1), (1, 2)])
 
 
-@pytest.mark.parametrize("session,table", [(2147483647, 1), (0, 1), (10001, 1), (1, 2147483647), (1, 0)])
+@pytest.mark.parametrize("session,table", [(2147483647, 1), (10001, 1), (1, 2147483647), (1, 10001)])
 def test_session_and_table_out_of_range_are_quarantined_and_cannot_be_accepted(server, session, table):
     tid = server.tournament("mcr_000", players=PLAYERS)
     seat(server, tid, 1, [PLAYERS[:4], PLAYERS[4:]])
@@ -121,6 +121,10 @@ def test_session_and_table_out_of_range_are_quarantined_and_cannot_be_accepted(s
     st, r = server.ref.post("/api/tournaments/%s/rulings" % tid, {"record": q[0]["record"], "decision": "accept"})
     assert st == 409, r
     every_page_answers(server, tid, [])
+    # 0 and below are no session at all: the contract refuses them outright
+    st, body = server.anon.post("/api/records:batch", [dev.next(hand_rec(tid, 0, 1, 2, PLAYERS[:4], [24, -8, -8, -8], 0)),
+                                                       dev.next(hand_rec(tid, 1, 0, 2, PLAYERS[:4], [24, -8, -8, -8], 0))])
+    assert [r["status_code"] for r in body["results"]] == [400, 400]
 
 
 def test_unfinished_session_is_quarantined_until_accepted(server):

@@ -4,6 +4,7 @@ on every JSON route, malformed requests, key files at 0600, uploads durable once
 Secure cookies behind TLS, CSRF on the pages. SQLite and PostgreSQL."""
 import os
 import signal
+import statistics
 import stat
 import threading
 import time
@@ -15,26 +16,42 @@ from .helpers import Client, Device, hand_rec, session_rec
 from .test_standings import seat, table_records, upload
 
 
-@pytest.fixture
-def own_server(request, backend, tmp_path):
-    """A server of its own (a fresh login-failure count), with the real limit of 10."""
+def _own(request, backend, tmp_path):
     db = new_database(request, backend, tmp_path)
     proc, url = start_server(db, tmp_path)
     s = Running(backend, db, proc, url, tmp_path)
     s.org = s.login("org")
     s.ref = s.login("ref")
+    return s
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def own_server(request, tmp_path_factory):
+    """A server of its own (a fresh login-failure count), with the real limit of 10; the
+    throttling tests share it, each from addresses and accounts of its own."""
+    s = _own(request, request.param, tmp_path_factory.mktemp("own"))
     yield s
-    stop(proc)
+    stop(s.proc)
+
+
+@pytest.fixture
+def doomed_server(request, backend, tmp_path):
+    """A server this test may kill."""
+    s = _own(request, backend, tmp_path)
+    yield s
+    stop(s.proc)
 
 
 def test_login_throttled_per_account_and_address(own_server):
     s = own_server
+    victim = uid("victim")
+    assert s.org.post("/api/accounts", {"username": victim, "password": PASSWORD})[0] == 201
     attacker = Client(s.url, source="127.0.0.2")
-    got = [attacker.post("/api/login", {"username": "ref", "password": "wrong %d" % i})[0] for i in range(10)]
+    got = [attacker.post("/api/login", {"username": victim, "password": "wrong %d" % i})[0] for i in range(10)]
     assert got == [401] * 9 + [429]  # the tenth failure locks
     # the account is locked, for everyone, with the right password too
-    assert attacker.post("/api/login", {"username": "ref", "password": PASSWORD})[0] == 429
-    assert Client(s.url, source="127.0.0.3").post("/api/login", {"username": "ref", "password": PASSWORD})[0] == 429
+    assert attacker.post("/api/login", {"username": victim, "password": PASSWORD})[0] == 429
+    assert Client(s.url, source="127.0.0.3").post("/api/login", {"username": victim, "password": PASSWORD})[0] == 429
     # and the attacking address is locked for every account
     assert attacker.post("/api/login", {"username": "org", "password": PASSWORD})[0] == 429
     # another address logs in to another account
@@ -74,7 +91,8 @@ def test_login_flood_does_not_stop_uploads(own_server):
     for t in threads:
         t.join(120)
     assert statuses == [201] * 30
-    assert max(lat) < 5, lat
+    # the machine is shared (2 cores, the flood's hashes on them): uploads slow down, they do not stop
+    assert statistics.median(lat) < 1 and max(lat) < 15, lat
     assert good == [200] * 2
     for n in range(1, 4):
         mine = [st for m, st in failed if m == n]
@@ -157,8 +175,8 @@ def test_malformed_requests_are_400(server):
     assert server.anon.get("/api/health")[0] == 200
 
 
-def test_key_files_are_private_and_uploads_durable(own_server):
-    s = own_server
+def test_key_files_are_private_and_uploads_durable(doomed_server):
+    s = doomed_server
     st, health = s.anon.get("/api/health")
     assert st == 200
     if s.backend == "sqlite":
@@ -179,8 +197,9 @@ def test_key_files_are_private_and_uploads_durable(own_server):
     assert s.sql("SELECT COUNT(*) FROM boxes_record WHERE device_id = ?", (dev.id,))[0][0] == 1
 
 
-def test_cookies_secure_behind_tls(request, backend, tmp_path):
-    db = new_database(request, backend, tmp_path)
+def test_cookies_secure_behind_tls(tmp_path):
+    """Not a storage test: SQLite only."""
+    db = "sqlite:///" + str(tmp_path / "tls.db")
     proc, url = start_server(db, tmp_path, args=["--tls"])
     try:
         c = Client(url)
@@ -193,7 +212,7 @@ def test_cookies_secure_behind_tls(request, backend, tmp_path):
         assert st == 301 and headers["Location"].startswith("https://")
     finally:
         stop(proc)
-    proc, url = start_server(new_database(request, backend, tmp_path / "plain") if backend == "postgresql" else "sqlite:///" + str(tmp_path / "p.db"), tmp_path)
+    proc, url = start_server("sqlite:///" + str(tmp_path / "p.db"), tmp_path)
     try:
         st, headers, _ = Client(url).request("GET", "/login/")
         assert st == 200 and "csrftoken=" in headers.get("Set-Cookie", "") and "Secure" not in headers.get("Set-Cookie", "")

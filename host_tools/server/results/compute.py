@@ -42,32 +42,33 @@ fmt = lru_cache(maxsize=1 << 16)(format_score)  # the same few scores render tho
 
 @dataclass
 class Table:
+    """One (session, table) of counted records. ``players`` and ``raw_scores`` are worked out
+    once (a table's hands do not change after ``tables_of``)."""
+
     session: int
     table: int
     hands: list = field(default_factory=list)
     start: Any = None
     end: Any = None
     quarantined: int = 0
+    _raw: Optional[dict] = None
 
     def players(self) -> list:
-        seen: dict = {}
-        if self.start is not None:
-            for p in self.start.seats:
-                if p is not None:
-                    seen.setdefault(p)
-        for h in self.hands:
-            for p in h.seats:
-                if p is not None:
-                    seen.setdefault(p)
-        return list(seen)
+        return list(self.raw_scores())
 
     def raw_scores(self) -> dict:
-        out = dict.fromkeys(self.players(), 0)
-        for h in self.hands:
-            for p, d in zip(h.seats, h.deltas):
-                if p is not None:
-                    out[p] += d
-        return out
+        if self._raw is None:
+            out: dict = {}
+            if self.start is not None:
+                for p in self.start.seats:
+                    if p is not None:
+                        out[p] = 0
+            for h in self.hands:
+                for p, d in zip(h.seats, h.deltas):
+                    if p is not None:
+                        out[p] = out.get(p, 0) + d
+            self._raw = out
+        return dict(self._raw)
 
 
 @dataclass
@@ -402,13 +403,16 @@ def table_problems(tb: Table) -> list:
     corrections; a referee's corrections and hands entered by hand are not the box's)."""
     out = []
     if tb.end is not None:
-        raw = dict.fromkeys(tb.players(), 0)
-        for h in tb.hands:
-            if h.manual:
-                continue
-            for p, d in zip(h.seats, h.box_deltas or h.original):
-                if p is not None:
-                    raw[p] = raw.get(p, 0) + d
+        if not any(h.manual or h.correction is not None for h in tb.hands):
+            raw = tb.raw_scores()
+        else:
+            raw = dict.fromkeys(tb.players(), 0)
+            for h in tb.hands:
+                if h.manual:
+                    continue
+                for p, d in zip(h.seats, h.box_deltas or h.original):
+                    if p is not None:
+                        raw[p] = raw.get(p, 0) + d
         ms = tb.end.match_scores
         if any(ms.get(p, 0) != raw.get(p, 0) for p in set(ms) | set(raw)):
             out.append("session %d table %d: the box's session_end match scores %s differ from the hands %s" % (tb.session, tb.table, ms, raw))

@@ -86,6 +86,8 @@ def table(request, tid, session, number):
     names = res.names()
     for h in tj["hands"]:
         h["by_name"] = [(p, names.get(p, ""), h["points"].get(p)) for p in h["seats"] if p is not None]
+        h["winner_names"] = [names.get(p) or p for p in h["winners"]]
+        h["discarder_name"] = names.get(h["discarder"]) or h["discarder"] if h["discarder"] else ""
     role = permissions.role_in(request.user, t.id)
     return page(request, "web/table.html", t, "standings", tj=tj, can_correct=role is not None)
 
