@@ -63,8 +63,11 @@ class Table:
                 for p in self.start.seats:
                     if p is not None:
                         out[p] = 0
+            by_seats: dict = {}  # hands with the same chairs: their deltas sum seat by seat in C
             for h in self.hands:
-                for p, d in zip(h.seats, h.deltas):
+                by_seats.setdefault(h.seats, []).append(h.deltas)
+            for seats, deltas in by_seats.items():
+                for p, d in zip(seats, map(sum, zip(*deltas))):
                     if p is not None:
                         out[p] = out.get(p, 0) + d
             self._raw = out
@@ -141,17 +144,29 @@ def tables_of(snap: Snapshot, verdict: integrity.Verdict) -> dict:
     for r in snap.ends:
         if verdict.counts(r.record_id):
             tb(r.session, r.table).end = r
-    for h in snap.hands:
-        if verdict.counts(h.record_id):
-            tb(h.session, h.table).hands.append(h)
-        elif 1 <= h.session <= MAX_SESSION and h.record_id not in verdict.rejected:
-            tb(h.session, h.table).quarantined += 1
+    excluded = verdict.excluded
+    if not excluded:
+        for (_dev, s, t, _seats), hs in snap.groups.items():
+            tb(s, t).hands.extend(hs)
+        for h in snap.hands:
+            if h.manual:
+                tb(h.session, h.table).hands.append(h)
+    else:
+        rejected = verdict.rejected
+        for h in snap.hands:
+            rid = h.record_id
+            if rid is None or rid not in excluded:
+                tb(h.session, h.table).hands.append(h)
+            elif 1 <= h.session <= MAX_SESSION and rid not in rejected:
+                tb(h.session, h.table).quarantined += 1
     for x in tables.values():
         x.hands.sort(key=lambda h: (h.number, h.id))
     return tables
 
 
 def _quarantine_list(snap: Snapshot, verdict: integrity.Verdict) -> list:
+    if not verdict.problems and not verdict.rejected:
+        return []
     info = {}
     for h in snap.hands:
         if h.record_id is not None:

@@ -73,15 +73,8 @@ def check(snap: Snapshot) -> Verdict:
         for t, ps in tables.items():
             for p in ps:
                 seat_of[(s, p)] = t
-    groups: dict = {}  # (device, session, table, players) -> [record ids]
-    for h in snap.hands:
-        if not h.manual:
-            k = (h.device, h.session, h.table, h.seats)
-            g = groups.get(k)
-            if g is None:
-                groups[k] = [h.record_id]
-            else:
-                g.append(h.record_id)
+    # (device, session, table, players) -> [record ids]; the hands' groups come with the snapshot
+    groups: dict = {k: _Rids(hs) for k, hs in snap.groups.items()}
     for r in snap.starts:
         groups.setdefault((r.device, r.session, r.table, r.seats), []).append(r.record_id)
     for r in snap.ends:
@@ -135,17 +128,20 @@ def check(snap: Snapshot) -> Verdict:
                     continue  # the table the seating gave them is right
                 for key in at_table[(s, t)][p]:
                     add_all(groups[key], "player %s plays at tables %s of session %d" % (p, ", ".join(map(str, sorted(tabs))), s))
-    # one hand number twice at a table: the first stored counts
-    first: dict = {}
-    for h in snap.hands:
-        k = (h.session, h.table, h.number)
-        other = first.get(k)
-        if other is None:
-            first[k] = h
-        elif h.manual:
-            v.add(other.record_id, "hand %d of session %d table %d was entered again by a referee" % (h.number, h.session, h.table))
-        else:
-            v.add(h.record_id, "hand %d of session %d table %d is stored twice (the first counts; key a correction instead)" % (h.number, h.session, h.table))
+    # one hand number twice at a table: the first stored counts (the snapshot found the repeats)
+    if snap.repeated:
+        first: dict = {}
+        for h in snap.hands:
+            k = (h.session, h.table, h.number)
+            if k not in snap.repeated:
+                continue
+            other = first.get(k)
+            if other is None:
+                first[k] = h
+            elif h.manual:
+                v.add(other.record_id, "hand %d of session %d table %d was entered again by a referee" % (h.number, h.session, h.table))
+            else:
+                v.add(h.record_id, "hand %d of session %d table %d is stored twice (the first counts; key a correction instead)" % (h.number, h.session, h.table))
     # unfinished sessions: a box that began a later session without closing this one
     ended = {(e.session, e.table) for e in snap.ends}
     latest_of: dict = {}
@@ -180,6 +176,32 @@ def check(snap: Snapshot) -> Verdict:
             v.excluded.add(rid)
             v.rejected.add(rid)
     return v
+
+
+class _Rids(list):
+    """The record ids of a group of hands, read only when a problem needs them."""
+
+    def __init__(self, hands):
+        super().__init__()
+        self._hands = hands
+        self._done = False
+
+    def _fill(self):
+        if not self._done:
+            self._done = True
+            super().extend(h.record_id for h in self._hands)
+
+    def __iter__(self):
+        self._fill()
+        return super().__iter__()
+
+    def __len__(self):
+        self._fill()
+        return super().__len__()
+
+    def append(self, x):
+        self._fill()
+        super().append(x)
 
 
 def acceptable(problems: list) -> bool:

@@ -90,7 +90,11 @@ class Snapshot:
     penalties: list
     playoffs: list
     version: int = 0
-    notes: list = field(default_factory=list)
+    # the device hands grouped by what the integrity checks look at, (device, session, table,
+    # seats) -> [HandRow] (a table has a few such groups: chairs rotate), and the (session,
+    # table, hand number) keys stored more than once
+    groups: dict = field(default_factory=dict)
+    repeated: set = field(default_factory=set)
 
     def names(self) -> dict:
         return {p["id"]: p["name"] for p in self.players}
@@ -129,6 +133,7 @@ def load(tid: str) -> Snapshot:
     q = connection.ops.quote_name
     hands = []
     append = hands.append
+    groups: dict = {}
     winners_of = _WINNERS
     with connection.cursor() as c:
         c.execute(
@@ -145,8 +150,19 @@ def load(tid: str) -> Snapshot:
                 win = winners_of.get(w)
                 if win is None:
                     win = tuple(int(ch) for ch in w)
-                append(HandRow(hid, rid, dev, seq, s, tb, n, rules, (p0, p1, p2, p3), orig, orig, dealer, win, dis, fans, time,
-                               _ded(ded), by is not None))
+                seats = (p0, p1, p2, p3)
+                h = HandRow(hid, rid, dev, seq, s, tb, n, rules, seats, orig, orig, dealer, win, dis, fans, time, _ded(ded), by is not None)
+                append(h)
+                if by is None:
+                    key = (dev, s, tb, seats)
+                    g = groups.get(key)
+                    if g is None:
+                        groups[key] = [h]
+                    else:
+                        g.append(h)
+        c.execute("SELECT session, %s, number FROM %s WHERE tournament = %%s GROUP BY session, %s, number HAVING COUNT(*) > 1"
+                  % (q("table"), Hand._meta.db_table, q("table")), [tid])
+        repeated = {tuple(r) for r in c.fetchall()}
         c.execute("SELECT id, device_id, seq, session, %s, seats, time FROM %s WHERE tournament = %%s AND kind = 'session' ORDER BY id"
                   % (q("table"), Record._meta.db_table), [tid])
         starts = [StartRow(rid, dev, seq, s, tb, _seats(seats or ""), time or 0) for rid, dev, seq, s, tb, seats, time in c.fetchall()]
@@ -158,4 +174,5 @@ def load(tid: str) -> Snapshot:
     rulings = dict(Ruling.objects.filter(tournament=tid).order_by("id").values_list("record_id", "decision"))
     penalties = list(Penalty.objects.filter(tournament_id=tid, revoked=False).values("id", "session", "player", "kind", "minutes", "points", "reason"))
     playoffs = list(Playoff.objects.filter(tournament_id=tid).order_by("id").values("id", "session", "table", "scores"))
-    return Snapshot(dict(t), players, seatings, bindings, hands, starts, ends, corrections, rulings, penalties, playoffs, t["results_version"])
+    return Snapshot(dict(t), players, seatings, bindings, hands, starts, ends, corrections, rulings, penalties, playoffs, t["results_version"],
+                    groups, repeated)
