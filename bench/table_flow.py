@@ -1,0 +1,167 @@
+"""Table flow: key presses, tile taps and seconds per common hand at the box.
+
+    .venv/bin/python bench/table_flow.py [--json build/bench/table_flow.json]   (part of `make bench`)
+
+Each hand below is a scenario fragment (the line syntax of simulator/scenarios/) played on a
+fresh session through the firmware application. The hand must end as written (its record's
+deltas are checked), so a count is always that of a key path that works. Counted:
+  keys     key presses of the hand, the seats' confirmations not included
+  confirm  the seats' confirmation keys (one per seat that must agree)
+  taps     tag reads: the tiles of the hand, flowers and horses included
+  seconds  KEY_S per key press (confirmations too) plus TAP_S per tap: a person at the table
+           who knows the path, reading the screen as they go (the figures are assumptions,
+           the same for every path; they make "before" and "after" comparable)
+Goals (issue 11): a discard win or self-draw with no melds <= 4 keys besides the tiles; each
+claimed meld <= 2 keys besides its tiles; a kong or a penalty <= 4 keys; undo one key.
+"""
+import argparse
+import json
+import os
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+KEY_S = 0.6
+TAP_S = 1.0
+
+MCR = '{"rules": "mcr", "tournament": "T", "session": 1, "table": 1, "players": ["11", "12", "13", "14"], "first_dealer": 0}'
+SC = '{"rules": "sichuan", "tournament": "T", "session": 1, "table": 1, "players": ["21", "22", "23", "24"], "first_dealer": 0}'
+GD = '{"rules": "guangdong", "tournament": "T", "session": 1, "table": 1, "players": ["31", "32", "33", "34"], "first_dealer": 0}'
+
+# name, config, lines (kind, text), goal for keys, what the box must hold after the lines:
+# (records added to the journal, events of the hand still open).
+HANDS = [
+    ("MCR discard win, no melds", MCR, [
+        ("keys", "A13"),
+        ("keys", "#"),
+        ("tap", "1s 3s 4s 4s 5s 5s 5s 6s 6s 6s 7s 7s 7s 2s"),
+        ("keys", "#"),
+        ("confirm", "1234"),
+    ], 4, (1, 0)),
+    ("MCR self-draw, no melds", MCR, [
+        ("keys", "A10"),
+        ("keys", "#"),
+        ("tap", "1s 3s 4s 4s 5s 5s 5s 6s 6s 6s 7s 7s 7s 2s"),
+        ("keys", "#"),
+        ("confirm", "1234"),
+    ], 4, (1, 0)),
+    ("MCR discard win, two claimed melds", MCR, [
+        ("keys", "A32"),
+        ("tap", "1m 2m 3m"),
+        ("keys", "#1"),
+        ("tap", "E E E"),
+        ("keys", "#1"),
+        ("keys", "#"),
+        ("tap", "4m 5m 6m 7m 8m 9m 5p 5p"),
+        ("keys", "#"),
+        ("confirm", "1234"),
+    ], 6, (1, 0)),
+    ("MCR self-draw with two flowers", MCR, [
+        ("keys", "A10"),
+        ("keys", "#"),
+        ("tap", "a b"),
+        ("tap", "1s 3s 4s 4s 5s 5s 5s 6s 6s 6s 7s 7s 7s 2s"),
+        ("keys", "#"),
+        ("confirm", "1234"),
+    ], 4, (1, 0)),
+    ("Sichuan discard win", SC, [
+        ("keys", "A13"),
+        ("keys", "#"),
+        ("tap", "1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 1s 2s 3s 4s"),
+        ("keys", "3#"),
+        ("confirm", "1234"),
+        ("keys", "#"),
+    ], 4, (0, 1)),
+    ("Sichuan concealed kong", SC, [
+        ("keys", "B21#"),
+    ], 4, (0, 1)),
+    ("Sichuan direct kong", SC, [
+        ("keys", "B332#"),
+    ], 4, (0, 1)),
+    ("Guangdong self-draw, two horses", GD, [
+        ("keys", "A10"),
+        ("keys", "#"),
+        ("tap", "1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 1s 2s 3s 4s"),
+        ("tap", "1m E"),
+        ("keys", "#"),
+        ("confirm", "1234"),
+    ], 4, (1, 0)),
+    ("MCR penalty (empty call)", MCR, [
+        ("keys", "C11#"),
+    ], 4, (0, 1)),
+    ("undo the last event", MCR, [
+        ("keys", "C11#"),
+        ("undo", "*#"),
+    ], 1, (0, 0)),
+]
+
+
+def play(config, lines):
+    from firmware.journal import Journal
+    from simulator.runner import Sim
+    with tempfile.TemporaryDirectory() as d:
+        sim = Sim(lambda: Journal(os.path.join(d, "j")))
+        sim.line("config " + config)
+        n0 = sim.journal.last_seq
+        n = {"keys": 0, "confirm": 0, "taps": 0, "undo": 0}
+        for kind, text in lines:
+            if kind == "tap":
+                sim.line("tap " + text)
+                n["taps"] += len(text.split())
+            else:
+                sim.line("keys " + text)
+                n[kind if kind != "keys" else "keys"] += len(text.replace(" ", ""))
+        committed = sim.journal.last_seq - n0
+        open_events = len(sim.app.events)
+        msg = sim.app.msg
+        state = sim.app.state
+    return n, committed, open_events, state, msg
+
+
+def measure():
+    rows = []
+    for name, cfg, lines, goal, want in HANDS:
+        n, committed, open_events, state, msg = play(cfg, lines)
+        ok = (committed, open_events) == want
+        keys = n["undo"] if n["undo"] else n["keys"]
+        presses = n["keys"] + n["confirm"] + n["undo"]
+        rows.append({
+            "hand": name, "keys": keys, "confirm": n["confirm"], "taps": n["taps"],
+            "seconds": round(presses * KEY_S + n["taps"] * TAP_S, 1), "goal_keys": goal,
+            "met": keys <= goal, "played": ok, "committed": committed, "open_events": open_events, "state": state,
+            "message": msg,
+        })
+    return rows
+
+
+def report(rows):
+    out = ["table flow (KEY_S %.1f s a key, TAP_S %.1f s a tap)" % (KEY_S, TAP_S),
+           "%-38s %5s %5s %5s %7s  %s" % ("hand", "keys", "conf", "taps", "seconds", "goal")]
+    for r in rows:
+        out.append("%-38s %5d %5d %5d %7.1f  <= %d %s" % (
+            r["hand"], r["keys"], r["confirm"], r["taps"], r["seconds"], r["goal_keys"],
+            "met" if r["met"] else "NOT MET"))
+    return "\n".join(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="bench/table_flow.py")
+    ap.add_argument("--json", help="also write the figures here")
+    args = ap.parse_args(argv)
+    rows = measure()
+    print(report(rows))
+    bad = [r for r in rows if not r["played"]]
+    for r in bad:
+        print("  hand %r did not play as written: %d records, %d open events, on %s (%s)" % (
+            r["hand"], r["committed"], r["open_events"], r["state"], r["message"]))
+    if args.json:
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1, ensure_ascii=False)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+# Session config: what a box needs to start a session at a table. One check for everyone who
+# handles one: the box (keyed in, or pushed over the link), the sync tool before it sends one,
+# and the server before it offers one. So the box refuses exactly what the server would refuse,
+# and a session record the server cannot store is never written (it would block every later
+# sync of the box). Pure Python: MicroPython and CPython.
+#
+#   from protocol import config
+#   err = config.check(cfg)        # None, or (field, message): message in English, names the field
+#   cfg = config.with_defaults(cfg)   # a new dict with hands / minutes / lang filled in
+#
+#   {"tournament": "T2025", "session": 3, "table": 12, "rules": "mcr",
+#    "players": ["101", "102", "103", "104"], "first_dealer": 0,
+#    "hands": 16, "minutes": 120, "lang": "cn"}
+#
+# FIELDS is the whole schema: a new field (issue 14's survival mode, for one) is a row there.
+# Keys the schema does not know are refused, so a config from a newer server fails loudly on an
+# older box instead of starting a session that ignores part of it.
+
+RULES = ("mcr", "sichuan", "guangdong")
+LANGS = ("cn", "en")
+SEATS = 4
+NUMBER_MAX = 10000           # session and table numbers: 1 .. NUMBER_MAX
+ID_MAX = 64                  # tournament id
+PLAYER_MAX = 16              # player id: what a 128 px screen line can still show beside a score
+DEFAULT_HANDS = {"mcr": 16, "sichuan": 8, "guangdong": 12}
+DEFAULT_MINUTES = {"mcr": 120, "sichuan": 60, "guangdong": 50}
+
+# name, required, kind, low, high. Kinds: "id" (a string of low..high printable characters),
+# "int" (low..high, not a bool), "choice" (one of the tuple in low), "players", "seat" (0 .. the
+# number of players - 1).
+FIELDS = (
+    ("tournament", True, "id", 1, ID_MAX),
+    ("session", True, "int", 1, NUMBER_MAX),
+    ("table", True, "int", 1, NUMBER_MAX),
+    ("rules", True, "choice", RULES, None),
+    ("players", True, "players", 1, PLAYER_MAX),
+    ("first_dealer", True, "seat", None, None),
+    ("hands", False, "int", 1, 400),
+    ("minutes", False, "int", 1, 600),
+    ("lang", False, "choice", LANGS, None),
+)
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def id_problem(v, lo, hi):
+    """None when v is an id of lo..hi printable characters, else what is wrong with it."""
+    if not isinstance(v, str):
+        return "must be a string"
+    if len(v) < lo or len(v) > hi:
+        return "must be %d to %d characters" % (lo, hi)
+    for ch in v:
+        o = ord(ch)
+        if o < 32 or o == 127:
+            return "holds a control character"
+    if v.strip() != v:
+        return "starts or ends with a space"
+    return None
+
+
+def _field(name, kind, lo, hi, v, cfg):
+    if kind == "id":
+        return id_problem(v, lo, hi)
+    if kind == "int":
+        if not is_int(v):
+            return "must be a whole number"
+        if v < lo or v > hi:
+            return "must be %d to %d" % (lo, hi)
+        return None
+    if kind == "choice":
+        if v not in lo:
+            return "must be one of " + ", ".join(lo)
+        return None
+    if kind == "players":
+        if not isinstance(v, list) or len(v) != SEATS:
+            return "must be a list of %d player ids" % SEATS
+        for p in v:
+            e = id_problem(p, lo, hi)
+            if e:
+                return "has an id that " + e
+        for i in range(len(v)):
+            if v[i] in v[i + 1:]:
+                return "name %s twice: a player sits at two places" % v[i]
+        return None
+    if kind == "seat":
+        n = len(cfg.get("players") or ()) or SEATS
+        if not is_int(v) or v < 0 or v >= n:
+            return "must be a seat 0 to %d" % (n - 1)
+        return None
+    return "has no check"
+
+
+def check(cfg):
+    """None when cfg can start a session; else (field, message), the message in English."""
+    if not isinstance(cfg, dict):
+        return ("config", "the config must be an object")
+    known = []
+    for name, required, kind, lo, hi in FIELDS:
+        known.append(name)
+        if name not in cfg:
+            if required:
+                return (name, "%s is missing" % name)
+            continue
+        e = _field(name, kind, lo, hi, cfg[name], cfg)
+        if e:
+            return (name, "%s %s" % (name, e))
+    for k in cfg:
+        if k not in known:
+            return (str(k)[:24], "unknown field %s" % str(k)[:24])
+    return None
+
+
+def message(cfg):
+    """check() as one line of text, or None."""
+    e = check(cfg)
+    return None if e is None else e[1]
+
+
+def with_defaults(cfg):
+    """A copy of a checked config with hands, minutes and lang filled in."""
+    out = {}
+    for k in cfg:
+        out[k] = cfg[k]
+    r = cfg["rules"]
+    if "hands" not in out:
+        out["hands"] = DEFAULT_HANDS[r]
+    if "minutes" not in out:
+        out["minutes"] = DEFAULT_MINUTES[r]
+    if "lang" not in out:
+        out["lang"] = LANGS[0]
+    return out

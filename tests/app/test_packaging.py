@@ -1,0 +1,28 @@
+"""protocol/ (the record schema and the config check) goes wherever the firmware goes: the
+board build and deploy tree, the unix-port runs (make mp-sim), and `pip install .`."""
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tools"))
+
+
+def test_board_build_takes_protocol_and_the_flows():
+    import firmware_build
+    for board in ("pico", "esp32s3", "circuitpython_feather"):
+        dests = {d for _, d in firmware_build.sources(firmware_build.load_config(board))}
+        assert {"protocol/record", "protocol/config"} <= dests, board
+        flows = sorted(p.stem for p in (REPO / "firmware" / "flows").glob("*.py")) if (REPO / "firmware" / "flows").is_dir() else []
+        assert {"firmware/flows/" + f for f in flows} <= dests
+
+
+def test_pip_package_lists_protocol():
+    with open(REPO / "pyproject.toml", "rb") as f:
+        assert "protocol" in tomllib.load(f)["tool"]["setuptools"]["packages"]
+
+
+def test_mp_sim_compiles_protocol():
+    p = subprocess.run(["make", "-s", "-n", "-B", "sim-mpy"], cwd=REPO, capture_output=True, text=True)
+    assert "protocol/record.py" in p.stdout and "protocol/config.py" in p.stdout
