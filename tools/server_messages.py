@@ -17,7 +17,7 @@ ZH = {
     "EMA id": "EMA 编号", "country": "国家", "substitute": "替补", "checked in": "已签到", "withdrawn from session": "自该轮退赛",
     "organizer": "组织者", "referee": "裁判", "late arrival": "迟到", "points": "罚分", "disqualification": "取消资格",
     "1-64 characters, no spaces or control characters": "1-64 个字符，不含空格或控制字符",
-    "1-64 characters, no spaces, / or control characters": "1-64 个字符，不含空格、/ 或控制字符", "letters, digits, . _ - only": "只能用字母、数字和 . _ -",
+    "1-16 characters, no spaces, / or control characters": "1-16 个字符，不含空格、/ 或控制字符", "letters, digits, . _ - only": "只能用字母、数字和 . _ -",
     "Id (in URLs and on the boxes)": "编号（用于网址和计分器）", "Name": "名称", "Format": "赛制", "Preliminary sessions": "预赛轮数",
     "Finalists": "决赛人数", "Starting score (base)": "基础分", "Stage 2: players who advance": "第二阶段晋级人数",
     "Final: carry ratio (e.g. 1/2 or 0.3)": "决赛带入比例（如 1/2 或 0.3）", "Event start (Unix time)": "比赛开始（Unix 时间）",

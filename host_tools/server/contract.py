@@ -1,60 +1,37 @@
-"""The device contract, in one place: record envelopes, signatures and payloads (validation only,
-no storage). The ingest path (``boxes.ingest``) calls ``parse_envelope``, ``signature_ok`` and
-``to_record`` and nothing else, so when the shared wire modules land (``protocol/record.py``: the
-record schema and its one validator; ``protocol/sign.py``: the one signature check) this module
-becomes a thin adapter over them and nothing else in the server changes.
+"""The device contract, in one place: the upload envelope, the record signature and the payload.
+The record schema and its one validator are ``protocol/record.py`` (what the box writes), the
+signature is ``protocol/sign.py``; this module is the server's adapter over them, and the only
+module of the server that touches either. Validation only, no storage.
 
-Envelope (POST /api/records): {"device": id, "seq": n, "payload": base64, "sig": hex}.
-Signature: hex HMAC-SHA256(device_key, device_id.encode() + b"\\x00" + seq.to_bytes(4, "big") + payload).
-Payload: version byte 0x01, then the record as UTF-8 JSON; kinds "session", "hand", "correction",
-"session_end" (field lists in KIND_FIELDS; the README of the server package has examples).
+Envelope (POST /api/records): {"device": id, "seq": n, "payload": base64, "sig": hex}, its shape
+checked by the API's ``Envelope`` schema (the one /openapi.json publishes). Signature: hex
+HMAC-SHA256(device key, device id + NUL + seq (4 bytes big-endian) + payload). Payload: the
+journal payload, ``protocol.record.PAYLOAD`` then compact JSON of a session, hand, correction or
+session_end record (protocol/record.py lists the fields).
 
-Every refusal is a ``BadRecord`` (HTTP 400) with a message naming the field. Checks, in order:
-envelope shape (400) -> device known and signature right (403, done by the caller with
-``signature_ok``) -> payload (400): so an unsigned sender learns nothing about the payload rules.
+Every refusal is a ``BadRecord`` (HTTP 400) with a message naming the field. Order: envelope
+(400) -> device known and signature right (403, ``signature_ok``) -> payload (400): so a sender
+without the key learns nothing about the payload rules.
 
-DECISIONS:
-* The envelope refuses unknown keys (a sync-tool bug shows at once); a payload may carry keys
-  beyond the contract (a newer firmware): they are kept, since the payload is stored verbatim.
-* ``seq`` is 1 .. 2^32 - 1 (it is signed as 4 bytes); integers in payloads are bounded so they
-  fit the database (session, table, hand < 2^31; points within +-10^9; times 0 .. 2^40).
-* ``seats`` are 4 entries in seat order; an entry may be null for the empty seat of a
-  three-player table (MCR): that seat's delta must be 0 and it can neither win nor deal in.
-* JSON with duplicate keys, NaN/Infinity, or invalid UTF-8 is malformed, and so is any string
-  (anywhere, events included) holding a lone surrogate or NUL: neither can be stored as text.
-* Session and table numbers only have to fit the database here (< 2^31); whether they are in
-  1..10000 and match the published seating is an integrity question (``results.integrity``):
-  such a record is stored and quarantined, not refused.
-* ``discarder`` is the seat that dealt in to the first win (null: self-drawn). In Sichuan (血战)
-  the hand goes on after a win, so that seat may itself win later and be among ``winners``.
+Beyond ``protocol.record.validate``, the server refuses what it cannot store or would misread:
+JSON with duplicate keys or NaN/Infinity, invalid UTF-8, and any string anywhere (events
+included) holding a lone surrogate or NUL (PostgreSQL refuses both as text).
 """
 from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
-import hmac
 import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-VERSION = 1
-KINDS = ("session", "hand", "correction", "session_end")
-RULES = ("mcr", "sichuan", "guangdong")
+from protocol import record as precord
+from protocol import sign as psign
+
+VERSION = precord.VERSION  # version 1 is still read (contract_v1) while boxes write it
+KINDS = precord.KINDS
 MAX_PAYLOAD = 64 * 1024
-MAX_ID = 64
-KIND_FIELDS = {
-    "session": ("v", "kind", "tournament", "session", "table", "rules", "seats", "first_dealer", "time"),
-    "hand": (
-        "v", "kind", "tournament", "session", "table", "hand", "rules", "seats", "dealer", "prevalent_wind",
-        "events", "deltas", "fans", "winners", "discarder", "time",
-    ),
-    "correction": ("v", "kind", "corrects", "deltas", "reason", "referee", "time"),
-    "session_end": ("v", "kind", "tournament", "session", "table", "hands", "match_scores", "time"),
-}
-SMALL = 2**31 - 1
-POINTS = 10**9
-TIME_MAX = 2**40
+POINTS = precord.POINTS_MAX
 
 
 class BadRecord(ValueError):
@@ -93,51 +70,27 @@ class Record:
 
 # --------------------------------------------------------------------------- signing
 
-def signed_message(device: str, seq: int, payload: bytes) -> bytes:
-    return device.encode() + b"\x00" + seq.to_bytes(4, "big") + payload
-
-
 def sign(key: bytes, device: str, seq: int, payload: bytes) -> str:
-    """What the device computes: hex HMAC-SHA256 over device, NUL, seq (4 bytes big-endian), payload."""
-    return hmac.new(key, signed_message(device, seq, payload), hashlib.sha256).hexdigest()
+    """What the box computes (protocol/sign.py): the upload's "sig"."""
+    return psign.record_sig_hex(key, device, seq, payload)
 
 
 def signature_ok(key: bytes, env: Envelope) -> bool:
-    return hmac.compare_digest(sign(key, env.device, env.seq, env.payload), env.sig)
+    return psign.record_sig_ok(key, env.device, env.seq, env.payload, env.sig)
 
 
 def encode_payload(body: dict) -> bytes:
-    """A payload as the device writes it: version byte, then minified UTF-8 JSON."""
-    return bytes([VERSION]) + json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+    """A payload as the box writes it (protocol/record.py)."""
+    return precord.encode(body)
 
 
 def make_envelope(key: bytes, device: str, seq: int, body: dict) -> dict:
-    """A signed upload body (for tests, the benchmark and the sync tool's reference)."""
+    """A signed upload body (for tests and the benchmark)."""
     payload = encode_payload(body)
     return {"device": device, "seq": seq, "payload": base64.b64encode(payload).decode(), "sig": sign(key, device, seq, payload)}
 
 
-# --------------------------------------------------------------------------- field checks
-
-def _int(v: Any, what: str, lo: int, hi: int) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise BadRecord("%s must be an integer" % what)
-    if not lo <= v <= hi:
-        raise BadRecord("%s must be between %d and %d" % (what, lo, hi))
-    return v
-
-
-def _str(v: Any, what: str, max_len: int = MAX_ID, empty: bool = False) -> str:
-    if not isinstance(v, str):
-        raise BadRecord("%s must be a string" % what)
-    if not v and not empty:
-        raise BadRecord("%s must not be empty" % what)
-    if len(v) > max_len:
-        raise BadRecord("%s is longer than %d characters" % (what, max_len))
-    if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF for c in v):
-        raise BadRecord("%s holds control characters or lone surrogates" % what)
-    return v
-
+# --------------------------------------------------------------------------- payload text
 
 def _storable(v: Any, depth: int = 0) -> None:
     """Every string in a decoded payload must be storable text: no lone surrogate, no NUL."""
@@ -153,108 +106,6 @@ def _storable(v: Any, depth: int = 0) -> None:
     elif isinstance(v, list):
         for x in v:
             _storable(x, depth + 1)
-
-
-def ident(v: Any, what: str) -> str:
-    """An id (device, tournament, player): 1-64 characters, no control characters."""
-    return _str(v, what)
-
-
-def _deltas(v: Any, what: str = "deltas") -> list[int]:
-    if not isinstance(v, list) or len(v) != 4:
-        raise BadRecord("%s must be a list of 4 integers" % what)
-    return [_int(x, "%s[%d]" % (what, i), -POINTS, POINTS) for i, x in enumerate(v)]
-
-
-def _seats(v: Any) -> list[Optional[str]]:
-    if not isinstance(v, list) or len(v) != 4:
-        raise BadRecord("seats must be a list of 4 player ids")
-    out = [None if p is None else ident(p, "seats[%d]" % i) for i, p in enumerate(v)]
-    named = [p for p in out if p is not None]
-    if len(named) < 3:
-        raise BadRecord("seats must name at least 3 players")
-    if len(set(named)) != len(named):
-        raise BadRecord("seats name a player twice")
-    return out
-
-
-def _seat(v: Any, what: str) -> int:
-    return _int(v, what, 0, 3)
-
-
-def _check_hand(b: dict) -> None:
-    seats = _seats(b["seats"])
-    _seat(b["dealer"], "dealer")
-    if b["prevalent_wind"] not in ("E", "S", "W", "N"):
-        raise BadRecord("prevalent_wind must be E, S, W or N")
-    ev = b["events"]
-    if not isinstance(ev, list) or len(ev) > 500 or not all(isinstance(e, dict) for e in ev):
-        raise BadRecord("events must be a list of at most 500 objects")
-    deltas = _deltas(b["deltas"])
-    winners = b["winners"]
-    if not isinstance(winners, list) or len(winners) > 3:
-        raise BadRecord("winners must be a list of at most 3 seats")
-    winners = [_seat(w, "winners[%d]" % i) for i, w in enumerate(winners)]
-    if len(set(winners)) != len(winners):
-        raise BadRecord("winners name a seat twice")
-    d = b["discarder"]
-    if d is not None:
-        d = _seat(d, "discarder")
-        if not winners:
-            raise BadRecord("a discarder needs a winner")
-        if d in winners and b["rules"] != "sichuan":  # 血战: a player who dealt in may win later
-            raise BadRecord("the discarder cannot be a winner")
-    if b["rules"] == "mcr" and len(winners) > 1:
-        raise BadRecord("Chinese Official hands have one winner")
-    fans = b["fans"]
-    if fans is not None:
-        if not isinstance(fans, dict) or set(fans) - {"seat", "total", "names"} or not {"seat", "total", "names"} <= set(fans):
-            raise BadRecord("fans must be null or {seat, total, names}")
-        s = _seat(fans["seat"], "fans.seat")
-        _int(fans["total"], "fans.total", 0, 100000)
-        if not isinstance(fans["names"], list) or len(fans["names"]) > 100:
-            raise BadRecord("fans.names must be a list of strings")
-        for i, n in enumerate(fans["names"]):
-            _str(n, "fans.names[%d]" % i, 100)
-        if s not in winners:
-            raise BadRecord("fans.seat must be a winner")
-    for i, p in enumerate(seats):
-        if p is None and (deltas[i] or i in winners or i == d):
-            raise BadRecord("the empty seat %d cannot score, win or deal in" % i)
-
-
-def _check(b: dict) -> None:
-    kind = b["kind"]
-    if "tournament" in KIND_FIELDS[kind]:
-        ident(b["tournament"], "tournament")
-        _int(b["session"], "session", 1, SMALL)
-        _int(b["table"], "table", 1, SMALL)
-    _int(b["time"], "time", 0, TIME_MAX)
-    if kind in ("session", "hand") and b["rules"] not in RULES:
-        raise BadRecord("rules must be one of %s" % ", ".join(RULES))
-    if kind == "session":
-        _seats(b["seats"])
-        _seat(b["first_dealer"], "first_dealer")
-    elif kind == "hand":
-        _int(b["hand"], "hand", 1, SMALL)
-        _check_hand(b)
-    elif kind == "correction":
-        c = b["corrects"]
-        if not isinstance(c, dict) or set(c) != {"device", "seq"}:
-            raise BadRecord("corrects must be {device, seq}")
-        ident(c["device"], "corrects.device")
-        _int(c["seq"], "corrects.seq", 1, 2**32 - 1)
-        _deltas(b["deltas"])
-        _str(b["reason"], "reason", 1000, empty=True)
-        _str(b["referee"], "referee", 200)
-    elif kind == "session_end":
-        _int(b["hands"], "hands", 0, 10000)
-        ms = b["match_scores"]
-        if not isinstance(ms, dict) or len(ms) > 4:
-            raise BadRecord("match_scores must be an object of at most 4 players")
-        for p, v in ms.items():
-            ident(p, "match_scores key")
-            _int(v, "match_scores[%s]" % p, -POINTS, POINTS)
 
 
 def _no_dupes(pairs):
@@ -284,24 +135,23 @@ def parse_json(data: bytes) -> Any:
 
 
 def parse_payload(payload: bytes) -> dict:
-    """Version byte and JSON body -> the checked body (dict). Raises BadRecord."""
+    """The journal payload -> the checked record (dict). Raises BadRecord."""
     if not payload:
         raise BadRecord("payload is empty")
-    if payload[0] != VERSION:
-        raise BadRecord("unknown payload version %d" % payload[0])
+    if payload[0] != precord.PAYLOAD:
+        raise BadRecord("unknown payload format %d" % payload[0])
     body = parse_json(payload[1:])
     if not isinstance(body, dict):
         raise BadRecord("payload must be a JSON object")
     _storable(body)
-    if body.get("v") != VERSION or isinstance(body.get("v"), bool):
-        raise BadRecord("payload field v must be 1")
-    kind = body.get("kind")
-    if kind not in KINDS:
-        raise BadRecord("unknown record kind %r" % (kind,) if isinstance(kind, str) else "payload needs a kind")
-    missing = [f for f in KIND_FIELDS[kind] if f not in body]
-    if missing:
-        raise BadRecord("%s record misses %s" % (kind, ", ".join(missing)))
-    _check(body)
+    if body.get("v") == 1 and not isinstance(body.get("v"), bool):
+        from host_tools.server import contract_v1  # boxes that do not write version 2 yet
+
+        contract_v1.check(body)
+        return body
+    err = precord.validate(body)
+    if err:
+        raise BadRecord(err)
     return body
 
 

@@ -114,12 +114,16 @@ def start_server(db: str, workdir: Path, env_extra=None, workers: int = 2, threa
         proc.kill()
         raise RuntimeError("server did not start: %r %s" % (line, (workdir / "server.log").read_text()))
     url = "http://127.0.0.1:%d" % port
-    org = Client(url, headers={"X-Forwarded-Proto": "https"} if "--tls" in args else None)
-    st, body = org.post("/api/login", {"username": "org", "password": PASSWORD})
-    assert st == 200, body
-    org.token = body["token"]
-    st, body = org.post("/api/accounts", {"username": "ref", "password": PASSWORD})  # a referee: roles per tournament
-    assert st == 201, body
+    try:
+        org = Client(url, headers={"X-Forwarded-Proto": "https"} if "--tls" in args else None)
+        st, body = org.post("/api/login", {"username": "org", "password": PASSWORD})
+        assert st == 200, body
+        org.token = body["token"]
+        st, body = org.post("/api/accounts", {"username": "ref", "password": PASSWORD})  # a referee: roles per tournament
+        assert st == 201, body
+    except BaseException:
+        stop(proc)
+        raise
     return proc, url
 
 

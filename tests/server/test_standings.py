@@ -6,7 +6,7 @@ from fractions import Fraction as F
 from host_tools.tournament.exports import format_score
 
 from .conftest import uid
-from .helpers import Device, end_rec, hand_rec, session_rec
+from .helpers import Device, correction_rec, end_rec, hand_rec, session_rec
 
 T0 = 1_700_000_000
 
@@ -139,12 +139,12 @@ def test_referee_correction_wins_over_the_box(server):
     st, _ = server.ref.post("/api/tournaments/%s/corrections" % tid, {"session": 1, "table": 1, "hand": 1, "points": {"A": 0, "B": 0, "C": 0, "D": 0}, "reason": "void"})
     assert st == 201
     # the box corrects the same hand afterwards: the referee's ruling stands
-    upload(server, [dev.next({"v": 1, "kind": "correction", "corrects": {"device": dev.id, "seq": 2}, "deltas": [40, 0, 0, -40], "reason": "box", "referee": "x", "time": T0 + 9})])
+    upload(server, [dev.next(correction_rec(dev.id, 2, [40, 0, 0, -40], "box", "x", T0 + 9, seats=list("ABCD"), was=[30, 10, -10, -30]))])
     rows = standings(server, tid)["standings"]
     assert {r["player"]: r["match"] for r in rows} == {"A": "0", "B": "0", "C": "0", "D": "0"}
     # another box cannot correct this box's records: stored, quarantined, not counted
     other = device(server)
-    upload(server, [other.next({"v": 1, "kind": "correction", "corrects": {"device": dev.id, "seq": 2}, "deltas": [99, -33, -33, -33], "reason": "hostile", "referee": "x", "time": T0 + 10})])
+    upload(server, [other.next(correction_rec(dev.id, 2, [99, -33, -33, -33], "hostile", "x", T0 + 10, seats=list("ABCD"), was=[30, 10, -10, -30]))])
     body = standings(server, tid)
     assert {r["player"]: r["match"] for r in body["standings"]} == {"A": "0", "B": "0", "C": "0", "D": "0"}
     q = server.ref.get("/api/tournaments/%s/quarantine" % tid)[1]
@@ -157,7 +157,7 @@ def test_late_forfeit_seated_player_swiss_by_hand(server):
     d1, d2 = device(server), device(server)
     seat(server, tid, 1, [list("ABCD"), list("EFGH")])
     upload(server, table_records(d1, tid, 1, 1, {"A": 40, "B": 10, "C": -20, "D": -30}))
-    upload(server, table_records(d2, tid, 1, 2, {"E": 20, "F": 0, "G": -20}))
+    upload(server, table_records(d2, tid, 1, 2, {"E": 20, "F": 0, "G": -20, "H": 0}))  # H is seated but forfeits
     server.ref.post("/api/tournaments/%s/penalties" % tid, {"session": 1, "player": "H", "kind": "late", "minutes": "20", "reason": "late"})
     play(server, tid, 2, [{"A": 5, "E": 5, "F": -5, "B": -5}, {"C": 10, "D": 10, "G": 10, "H": -30}], [d1, d2])
     rows = standings(server, tid)["standings"]

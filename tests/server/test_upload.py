@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from .conftest import uid
-from .helpers import Device, envelope, hand_rec, payload_bytes, session_rec, signature
+from .helpers import Device, correction_rec, envelope, hand_rec, payload_bytes, session_rec, signature
 
 SEATS = ["p1", "p2", "p3", "p4"]
 
@@ -73,14 +73,14 @@ MALFORMED_PAYLOADS = [
     b"\x01not json",
     b"\x01\xff\xfe",  # not UTF-8
     b"\x01[1,2]",
-    b'\x01{"v":1,"kind":"session","kind":"hand"}',  # duplicate key
+    b'\x01{"v":2,"kind":"session","kind":"hand"}',  # duplicate key
     b'\x01{"v":2,"kind":"session"}',
-    b'\x01{"v":1,"kind":"lunch"}',
-    b'\x01{"v":1,"kind":"hand"}',
-    b'\x01{"v":1,"kind":"session","tournament":"T","session":1,"table":1,"rules":"mcr","seats":["a","b","c","d"],"first_dealer":0,"time":NaN}',
+    b'\x01{"v":2,"kind":"lunch"}',
+    b'\x01{"v":2,"kind":"hand"}',
+    b'\x01{"v":2,"kind":"session","tournament":"T","session":1,"table":1,"rules":"mcr","seats":["a","b","c","d"],"first_dealer":0,"time":NaN}',
     # a lone surrogate or a NUL anywhere (here inside an event): no database can store it as text
-    payload_bytes(hand_rec("T", 1, 1, 1, SEATS, [24, -8, -8, -8], 0, events=[{"note": "x"}])).replace(b'"x"', b'"\\ud800"'),
-    payload_bytes(hand_rec("T", 1, 1, 1, SEATS, [24, -8, -8, -8], 0, events=[{"note": "x"}])).replace(b'"x"', b'"\\u0000"'),
+    payload_bytes(hand_rec("T", 1, 1, 1, SEATS, [24, -8, -8, -8], 0, events=[{"penalty": "x", "seat": 0}])).replace(b'"x"', b'"\\ud800"'),
+    payload_bytes(hand_rec("T", 1, 1, 1, SEATS, [24, -8, -8, -8], 0, events=[{"penalty": "x", "seat": 0}])).replace(b'"x"', b'"\\u0000"'),
     payload_bytes(session_rec("T", 1, 1, ["\ud800" if False else "p1", "p2", "p3", "p4"])).replace(b'"p1"', b'"\\udfff"'),
 ]
 
@@ -107,9 +107,12 @@ def test_malformed_fields(server):
         dict(base, winners=[0], discarder=0),
         dict(base, winners=[0, 1]),  # MCR: one winner
         dict(base, winners=[], discarder=1, fans=None),
-        dict(base, fans={"seat": 3, "total": 8, "names": []}),
+        dict(base, wins=[{"seat": 3, "from": None, "total": 8, "fans": []}]),  # winners say seat 0
+        dict(base, transfers=[]),  # deltas are not the transfers' sum
         dict(base, hand=0),
         dict(base, session=2**31),
+        dict(base, session=10001),
+        dict(base, table=0),
         dict(base, rules="riichi"),
         dict(base, tournament=""),
         dict(base, tournament="x" * 65),
@@ -125,11 +128,13 @@ def test_malformed_fields(server):
 
 def test_sichuan_discarder_may_win_later(server):
     dev = new_device(server)
-    body = hand_rec("T", 1, 1, 1, SEATS, [20, -40, 0, 20], None, None, 1, "sichuan", winners=[0, 1, 3])
-    body["discarder"] = 1  # seat 1 dealt in to seat 0, then won itself
-    assert server.anon.post("/api/records", envelope(dev.key, dev.id, 1, body))[0] == 201
-    body = dict(hand_rec("T", 1, 1, 2, SEATS, [20, -20, 0, 0], 0, 1, 8), winners=[0, 1])
-    assert server.anon.post("/api/records", envelope(dev.key, dev.id, 2, dict(body, rules="guangdong")))[0] == 400
+    # seat 1 dealt in to seat 0, then won itself (血战: the hand goes on after a win)
+    body = hand_rec("T", 1, 1, 1, SEATS, [20, -40, 0, 20], None, 1, 1, "sichuan", winners=[0, 1, 3])
+    st, reply = server.anon.post("/api/records", envelope(dev.key, dev.id, 1, body))
+    assert st == 201, reply
+    # Chinese Official hands have one winner
+    body = hand_rec("T", 1, 1, 2, SEATS, [20, -20, 0, 0], None, 1, 8, "mcr", winners=[0, 2])
+    assert server.anon.post("/api/records", envelope(dev.key, dev.id, 2, body))[0] == 400
 
 
 def test_bad_envelopes(server):
@@ -184,13 +189,13 @@ def test_correction_records_never_overwrite(server):
     for env in [dev.next(session_rec(tid, 1, 1, SEATS)), dev.next(hand_rec(tid, 1, 1, 1, SEATS, [24, -8, -8, -8], 0))]:
         assert server.anon.post("/api/records", env)[0] == 201
     before = stored(server, dev)
-    corr = dev.next({"v": 1, "kind": "correction", "corrects": {"device": dev.id, "seq": 2}, "deltas": [40, -8, -24, -8], "reason": "discarder was West", "referee": "Li", "time": 1})
+    corr = dev.next(correction_rec(dev.id, 2, [40, -8, -24, -8], "discarder was West", "Li", 1, seats=SEATS, was=[24, -8, -8, -8]))
     assert server.anon.post("/api/records", corr)[0] == 201
     after = stored(server, dev)
     assert after[:2] == before and len(after) == 3
     # a correction whose target has not arrived is kept and listed for the referees
     late = uid("box-late")
-    early = dev.next({"v": 1, "kind": "correction", "corrects": {"device": late, "seq": 7}, "deltas": [0, 0, 0, 0], "reason": "void", "referee": "Li", "time": 2})
+    early = dev.next(correction_rec(late, 7, [0, 0, 0, 0], "void", "Li", 2))
     assert server.anon.post("/api/records", early)[0] == 201
     st, rows = server.ref.get("/api/corrections/unresolved")
     assert st == 200 and (late, 7) in [(r["target_device"], r["target_seq"]) for r in rows]

@@ -12,6 +12,7 @@ from ninja import Schema
 from pydantic import AfterValidator, ConfigDict, Field, StrictBool, StrictInt
 
 from host_tools.server.tournaments.formats import FORMATS, MAX_SESSION, MAX_TABLE
+from protocol import config as pconfig
 
 
 def _text(v: str) -> str:
@@ -134,7 +135,8 @@ class TournamentOut(Schema):
     created_at: str
 
 
-PlayerId = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_player_id)]
+# a player id fits the box's screen (protocol/config.py PLAYER_MAX), or no box could be set up for the player
+PlayerId = Annotated[str, Field(min_length=1, max_length=pconfig.PLAYER_MAX), AfterValidator(_player_id)]
 
 
 class PlayerIn(Strict):

@@ -13,6 +13,8 @@ from host_tools.server.tournaments import audit, formats
 from host_tools.server.tournaments.actions import bump
 from host_tools.server.tournaments.models import Seating, Tournament
 
+from protocol import config as pconfig
+
 from .models import Device, Record
 
 
@@ -103,4 +105,7 @@ def config_for(device: str, head: Optional[int] = None) -> dict:
     if hands:
         cfg["hands"] = hands
     cfg["minutes"] = formats.SESSION_MINUTES[t.format]
+    err = pconfig.check(cfg)  # the box's own check: what it would refuse is never offered
+    if err:
+        raise Conflict("the config of table %d cannot start a session: %s" % (d.table, err[1]))
     return cfg

@@ -17,14 +17,13 @@ from typing import Any, Iterable, Optional
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 
-from host_tools.server import contract
+from host_tools.server import contract, contract_v1
 from host_tools.server.contract import BadRecord
 from host_tools.server.tournaments.models import Tournament
 
 from .models import Correction, Device, Hand, Record
 
 BATCH_MAX = 200
-SICHUAN_TIERS = {"tier1": 20, "tier2": 50}
 
 
 def _key_and_payload(device: str, seq: int) -> tuple[Optional[bytes], Optional[bytes]]:
@@ -42,35 +41,26 @@ def _key_and_payload(device: str, seq: int) -> tuple[Optional[bytes], Optional[b
 
 
 def deductions(body: dict) -> list[int]:
-    """Points each seat paid to nobody in this hand (penalties): from the record's transfers when
-    it carries them, else from Sichuan's tier 1/2 penalty events."""
+    """Points each seat paid to nobody in this hand (penalties): the record's transfers whose
+    payee is null (protocol/record.py checked that the deltas are the transfers' sum)."""
+    if body["v"] == 1:
+        return contract_v1.deductions(body)
     out = [0, 0, 0, 0]
-    tr = body.get("transfers")
-    if isinstance(tr, list):
-        for t in tr:
-            if isinstance(t, dict) and t.get("to") is None and isinstance(t.get("from"), int) and 0 <= t["from"] < 4:
-                p = t.get("points")
-                if isinstance(p, int) and not isinstance(p, bool) and abs(p) <= contract.POINTS:
-                    out[t["from"]] += p
-        return out
-    if body.get("rules") == "sichuan":
-        for ev in body.get("events") or ():
-            k, s = ev.get("penalty"), ev.get("seat")
-            if k in SICHUAN_TIERS and isinstance(s, int) and not isinstance(s, bool) and 0 <= s < 4:
-                out[s] += SICHUAN_TIERS[k]
+    for payer, payee, points, _why in body["transfers"]:
+        if payee is None and payer is not None:
+            out[payer] += points
     return out
 
 
 def hand_row(rec: Record, body: dict) -> Hand:
     seats, deltas = body["seats"], body["deltas"]
-    fans = body.get("fans") or {}
-    names = fans.get("names", fans.get("ids", [])) if isinstance(fans, dict) else []
+    wins = body["wins"] if body["v"] != 1 else contract_v1.wins(body)
     ded = deductions(body)
     return Hand(
         tournament=body["tournament"], session=body["session"], table=body["table"], number=body["hand"], rules=body["rules"],
         record=rec, p0=seats[0], p1=seats[1], p2=seats[2], p3=seats[3], d0=deltas[0], d1=deltas[1], d2=deltas[2], d3=deltas[3],
         dealer=body["dealer"], winners="".join(str(w) for w in body["winners"]), discarder=body["discarder"],
-        fans=fans.get("total", 0) if isinstance(fans, dict) else 0, fan_names=names, time=body["time"],
+        fans=max((w["total"] for w in wins), default=0), fan_names=[w["fans"] for w in wins], time=body["time"],
         deductions="" if not any(ded) else ",".join(map(str, ded)),
     )
 

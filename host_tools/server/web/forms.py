@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from host_tools.server.tournaments.formats import FORMATS, MAX_SESSION, MAX_TABLE, TITLES
 
 ident = RegexValidator(r"^[^\x00-\x20\x7f]{1,64}$", _("1-64 characters, no spaces or control characters"))
-player_id = RegexValidator(r"^[^\x00-\x20\x7f/]{1,64}$", _("1-64 characters, no spaces, / or control characters"))
+player_id = RegexValidator(r"^[^\x00-\x20\x7f/]{1,16}$", _("1-16 characters, no spaces, / or control characters"))
 slug = RegexValidator(r"^[A-Za-z0-9_.-]{1,64}$", _("letters, digits, . _ - only"))
 
 
@@ -43,7 +43,7 @@ class SettingsForm(forms.Form):
 
 
 class PlayerForm(forms.Form):
-    id = forms.CharField(label=_("Player id"), max_length=64, validators=[player_id])
+    id = forms.CharField(label=_("Player id"), max_length=16, validators=[player_id])
     name = forms.CharField(label=_("Name"), max_length=200)
     draw = forms.IntegerField(label=_("Draw number"), required=False, min_value=1, max_value=10**6)
     ema_id = forms.CharField(label=_("EMA number"), required=False, max_length=20)
