@@ -27,19 +27,12 @@ def add_parser(sub) -> None:
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     p.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="gunicorn worker processes (default: %d)" % DEFAULT_WORKERS)
     p.add_argument("--threads", type=int, default=DEFAULT_THREADS, help="threads per worker (default: %d)" % DEFAULT_THREADS)
-    p.add_argument("--pool", type=int, default=None, help=argparse_suppress())
     p.add_argument("--tls", action="store_true", help="behind a TLS reverse proxy: Secure cookies, trust X-Forwarded-Proto")
     p.add_argument("--verbose", action="store_true", help="log every request to stderr")
     p.add_argument("--create-account", metavar="NAME", help="create an account (password from $MT_PASSWORD or a prompt) and exit")
     p.add_argument("--role", choices=("organizer", "referee"), default="organizer",
                    help="for --create-account: organizer (of the whole server) or referee (roles per tournament are given in the pages)")
     p.set_defaults(run=main)
-
-
-def argparse_suppress():
-    import argparse
-
-    return argparse.SUPPRESS
 
 
 def setup(db: str, tls: bool = False) -> None:
