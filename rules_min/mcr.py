@@ -185,11 +185,11 @@ def _mixed(a, b, c):
     if a == b == c:
         return 1
     lo = min(a, b, c)
-    sa = max(a, b, c)   # the highest
-    sb = a + b + c - lo - sa
-    if sb == lo + 1 and sa == lo + 2:
+    hi = max(a, b, c)
+    mid = a + b + c - lo - hi
+    if mid == lo + 1 and hi == lo + 2:
         return 2
-    if lo == 0 and sb == 3 and sa == 6:
+    if lo == 0 and mid == 3 and hi == 6:
         return 3
     return 0
 
