@@ -119,15 +119,30 @@ bench: venv
 clean:
 	rm -rf build
 
-# Tournament server: `make serve` (SQLite in ./tournament.db; DB=postgresql://... for PostgreSQL),
-# `make server-bench` (upload and standings figures on SQLite and a throwaway PostgreSQL).
-.PHONY: serve server-bench
+# Tournament server (Django on gunicorn): `make serve` (SQLite in ./tournament.db;
+# DB=postgresql://... for PostgreSQL), `make server-test` (tests/server on SQLite and a throwaway
+# PostgreSQL, the browser test included), `make server-bench` (standings and upload figures, both
+# databases), `make server-screens` (rewrite docs/screens/server/ from the browser test: look at
+# them before committing), `make server-messages` (re-extract and compile the Chinese catalogue).
+.PHONY: serve server-test server-bench server-screens server-messages
 DB ?= sqlite:///tournament.db
 serve: venv
 	$(BIN)/python -m host_tools serve --db $(DB)
 
+server-test: venv
+	$(BIN)/python -m pytest -q tests/server tests/test_end_to_end.py
+
 server-bench: venv
-	$(BIN)/python bench/server_bench.py --json build/bench/server_bench.json
+	nice $(BIN)/python bench/server_bench.py --json build/bench/server_bench.json
+
+server-screens: venv
+	rm -f docs/screens/server/*.png
+	SERVER_SCREENS_UPDATE=1 $(BIN)/python -m pytest -q tests/server/test_event_in_browser.py
+
+server-messages: venv
+	cd host_tools/server && DJANGO_SETTINGS_MODULE=host_tools.server.settings MT_SECRET_KEY=x MT_DB=sqlite:///:memory: \
+		PYTHONPATH=$(CURDIR) $(CURDIR)/$(BIN)/python -m django makemessages -l zh_Hans --no-location
+	$(BIN)/python tools/server_messages.py
 
 # Boards (board_configs/NAME.py). `make firmware BOARD=pico` compiles the device's modules to
 # build/BOARD/fs (with a manifest.py for a frozen build and a size report); `make deploy BOARD=pico

@@ -15,7 +15,8 @@ COMMANDS = (
      "host_tools.score_cmd"),
     ("settle", "settle a hand from a file of its events, or hands line by line on stdin (JSON)",
      "host_tools.settle_cmd"),
-    ("serve", "run the tournament system (HTTP server: uploads, standings, pages)", "host_tools.cli"),
+    ("serve", "run the tournament system (Django on gunicorn: uploads, standings, the organizer's pages)",
+     "host_tools.server.main"),
     ("tags", "write or verify the NFC tags of a tile set through a connected box", "host_tools.tags"),
     ("sync", "pull new hands from a scoring box over USB serial and upload them", "host_tools.sync"),
 )
@@ -36,18 +37,6 @@ def formatter(raw=False):
     return make
 
 
-def add_parser(sub):
-    """The `serve` subcommand (its module, host_tools.server, is imported when it runs)."""
-    p = sub.add_parser("serve", help=COMMANDS[2][1], description=COMMANDS[2][1], formatter_class=formatter())
-    p.add_argument("--db", default="sqlite:///tournament.db", help="sqlite:///path or postgresql://user@host:port/name (default: sqlite:///tournament.db)")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    p.add_argument("--pool", type=int, default=8, help="database connections (default: 8)")
-    p.add_argument("--verbose", action="store_true", help="log every request to stderr")
-    p.add_argument("--create-account", metavar="NAME", help="create an account (password from $MT_PASSWORD or a prompt) and exit")
-    p.add_argument("--role", choices=("organizer", "referee"), default="organizer", help="role for --create-account")
-    p.set_defaults(run=lambda args: __import__("host_tools.server.main", fromlist=["main"]).main(args))
-    return p
 
 
 def _chosen(argv):
