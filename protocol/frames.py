@@ -150,36 +150,33 @@ def put_le32(b, i, v):
 # ------------------------------------------------------------------------------------ COBS
 
 
+def cobs_block(src, i, n):
+    """The canonical COBS block that starts at src[i] (0 <= i <= n): (code, end of its data,
+    start of the next block or -1 after the last). Its bytes on the wire: code, src[i:end].
+    The one rule of the encoding: cobs_encode_into and the box's streaming writer use it."""
+    z = src.find(_ZERO, i, n)
+    end = n if z < 0 else z
+    if end - i >= 254:
+        end = i + 254
+        return 0xFF, end, (-1 if end == n else end)
+    return end - i + 1, end, (-1 if z < 0 else z + 1)
+
+
 def cobs_encode_into(src, n, dst, o):
     """Canonical COBS of src[0:n] (a bytearray or bytes) written into dst from index o; returns
     the index after it. dst needs n + n // 254 + 1 bytes from o. Python work per block (a zero
     or 254 bytes), not per byte: the copies are slice assignments."""
     sm = memoryview(src)
-    code_at = o
-    o += 1
     i = 0
-    while True:
-        z = src.find(_ZERO, i, n)
-        end = n if z < 0 else z
-        while end - i >= 254:
-            dst[o:o + 254] = sm[i:i + 254]
-            o += 254
-            i += 254
-            dst[code_at] = 0xFF
-            if i == n:
-                return o
-            code_at = o
-            o += 1
-        k = end - i
-        if k:
-            dst[o:o + k] = sm[i:end]
-            o += k
-        dst[code_at] = k + 1
-        if z < 0:
-            return o
-        i = z + 1
-        code_at = o
+    while i >= 0:
+        code, end, nxt = cobs_block(src, i, n)
+        dst[o] = code
         o += 1
+        if end > i:
+            dst[o:o + end - i] = sm[i:end]
+            o += end - i
+        i = nxt
+    return o
 
 
 def cobs_decode_inplace(buf, n):
