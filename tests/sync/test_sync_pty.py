@@ -439,18 +439,15 @@ def test_a_lying_device_is_refused_and_nothing_is_stored(tmp_path, thread_box, l
 class GarblingLink(L.Link):
     def _send(self, n):
         L.Link._send(self, n)
-        tx = self._tx
-        k = self._tx_len // 2
-        tx[k] = tx[k] ^ 0x40 or 0x41  # never 0: the frame stays one frame, with a bad CRC
+        self._f[n // 2] ^= 0x40  # after the CRC was made: one frame, with a bad CRC
 
 
 class OversizedLink(L.Link):
-    def _send(self, n):
+    def _tx_fill(self):
         junk = b"\x00" + bytes(range(1, 256)) * 12 + b"\x00"  # 3060 bytes without a delimiter
-        self._tx = bytearray(junk)
-        self._txmv = memoryview(self._tx)
-        self._tx_len = len(junk)
-        self._tx_off = 0
+        self._blk = bytearray(junk)
+        self._blkmv = memoryview(self._blk)
+        self._bpos, self._blen, self._ti = 0, len(junk), -1
 
 
 @pytest.mark.parametrize("cls, message", [(GarblingLink, "bad frames (CRC/COBS"), (OversizedLink, "oversized frames")])
