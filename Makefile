@@ -12,6 +12,8 @@ HEAP ?= 96K
 RULES ?= mcr
 # Override to run other modules under MicroPython, e.g. `make mp-test MP_TESTS=path/test_x.py`.
 MP_TESTS ?= $(wildcard tests/core/test_*.py) $(wildcard tests/protocol/test_*.py)
+# the survival numbers the box shares with the tournament system (tourney stream)
+MP_TESTS += tests/tournament/test_survival_rules.py
 
 MPY_DIR := build/mpy
 MPY_FILES := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard rules_min/*.py))
@@ -21,10 +23,11 @@ MPY_FILES += $(MPY_DIR)/score_stdio.mpy
 endif
 MPY_FILES += $(MPY_DIR)/settle_stdio.mpy
 
-# The device application and the simulator's runner, for make mp-sim.
+# The device application, the simulator's board and runner, for make mp-sim.
 FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/*.py firmware/drivers/*.py)) \
 	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/flows/*.py protocol/*.py)) \
-	$(MPY_DIR)/simulator/runner.mpy $(MPY_DIR)/sim_main.mpy
+	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard simulator/runner.py simulator/parts.py simulator/virtual.py \
+	board_configs/__init__.py board_configs/sim.py)) $(MPY_DIR)/sim_main.mpy
 SCRIPT ?= simulator/scenarios/mcr_session.txt
 OUT ?= build/mp-sim
 
@@ -42,7 +45,8 @@ $(STAMP): requirements-dev.txt pyproject.toml
 	touch $@
 
 test: venv system-deps pico-deps
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q tests --ignore=tests/pico
+	$(MAKE) --no-print-directory pico-test
 	$(MAKE) --no-print-directory mp-test
 
 system-deps:
@@ -73,7 +77,11 @@ $(MPY_DIR)/protocol/%.mpy: protocol/%.py $(STAMP)
 	@mkdir -p $(@D)
 	$(MPY_CROSS) -o $@ $<
 
-$(MPY_DIR)/simulator/runner.mpy: simulator/runner.py $(STAMP)
+$(MPY_DIR)/simulator/%.mpy: simulator/%.py $(STAMP)
+	@mkdir -p $(@D)
+	$(MPY_CROSS) -o $@ $<
+
+$(MPY_DIR)/board_configs/%.mpy: board_configs/%.py $(STAMP)
 	@mkdir -p $(@D)
 	$(MPY_CROSS) -o $@ $<
 
@@ -162,3 +170,22 @@ pico-deps: $(PICO_NODE)
 $(PICO_NODE): pico/package.json pico/package-lock.json
 	cd pico && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
+
+# The frozen firmware (tools/pico_uf2.py): MicroPython v1.28.0 for RPI_PICO with the app, the
+# board config, rules_min and protocol/ frozen, from build/pico/manifest.py. Unpacks the source
+# bundle once into build/mpsrc, builds picotool and mpy-cross once (~2.5 min on 2 cores), then
+# incremental. Output build/pico-uf2/firmware.uf2 + .elf. PICO_SRC overrides the tarball.
+.PHONY: pico-uf2 pico-build-deps
+PICO_SRC ?=
+pico-build-deps:
+	@bash tools/pico_build_deps.sh
+pico-uf2: firmware pico-build-deps
+	nice $(BIN)/python tools/pico_uf2.py $(if $(PICO_SRC),--source $(PICO_SRC))
+
+# The emulated-Pico suite (tests/pico), on the stock UF2 and the frozen one. Without the Pico
+# firmware files (a clone without ../shared/pico) its tests are skipped and say why.
+.PHONY: pico-test
+pico-test: venv pico-deps firmware
+	@if [ -e "$${PICO_FIRMWARE_DIR:-../shared/pico}/micropython-1.28.0-rp2-src.tar.xz" ]; then \
+		bash tools/pico_build_deps.sh && QUIET=1 nice $(BIN)/python tools/pico_uf2.py --if-available; fi
+	$(BIN)/python -m pytest -q tests/pico

@@ -63,6 +63,7 @@ export class Chip {
     this.mode = mode;
     this.flashTiming = flashTiming && mode === 'cycles';
     const syms = readElf(elf).symbols;
+    this.symbols = syms;
     const addr = (n) => {
       const s = syms.get(n);
       if (!s) throw new Error(`${n} not in the firmware ELF`);
@@ -111,10 +112,26 @@ export class Chip {
 
   _watchTimer() {
     const timer = this.mcu.peripherals[TIMER_BASE];
+    const clock = this.clock;
     const read = timer.readUint32.bind(timer);
     timer.readUint32 = (offset) => {
       if (TIMER_READS.has(offset) && ++this.spinReads > SPIN_READS) this.spinning = true;
       return read(offset);
+    };
+    // rp2040js schedules an alarm (value - nanos / 1000) >>> 0 us ahead: with the clock between
+    // two microseconds, an alarm for the current microsecond wraps to 71 minutes and the chip
+    // sleeps for ever. The timer reads whole microseconds: the alarm fires at the start of the
+    // microsecond it names (now, if that is the current one).
+    const write = timer.writeUint32.bind(timer);
+    timer.writeUint32 = (offset, value) => {
+      if (offset < 0x10 || offset > 0x1c) return write(offset, value);
+      const alarm = timer.alarms[(offset - 0x10) >> 2];
+      const nowUs = Math.floor(clock.nanos / 1000);
+      const delta = (value - nowUs) >>> 0;
+      alarm.armed = true;
+      alarm.targetMicros = value;
+      alarm.clockAlarm.schedule(Math.max(0, nowUs * 1000 + delta * 1000 - clock.nanos));
+      return undefined;
     };
   }
 
@@ -247,6 +264,16 @@ export class Chip {
   }
 
   stop() { this.stopped = true; }
+
+  /** The function the core is in (for a stuck chip's report). */
+  where(pc = this.core.PC) {
+    let best = null;
+    for (const [name, s] of this.symbols) {
+      const a = s.value & ~1;
+      if (s.size && pc >= a && pc < a + s.size) { best = name; break; }
+    }
+    return `${best || '?'} (0x${pc.toString(16)})`;
+  }
 
   /** The whole flash (2 MiB): firmware and filesystem, as a board would keep it without power. */
   flashImage() { return this.mcu.flash.slice(0, FLASH_SIZE); }
