@@ -17,7 +17,7 @@ from protocol import codec as C
 from protocol import frames as F
 from protocol import sign as S
 
-from .helpers import key_for
+from .helpers import ScriptedSerial, key_for
 
 KEY = key_for("box-1")
 
@@ -34,16 +34,24 @@ def reply(typ, seq, data, status=0):
     return C.encode_frame(typ | F.REPLY, seq, bytes([status]) + data)
 
 
-class HostileBox:
-    """A pyserial stand-in. answer(typ, seq, payload) -> bytes for the wire (any bytes at all);
-    by default a well-behaved box with three signed records."""
+class HostileBox(ScriptedSerial):
+    """answers: request name -> fn(seq, payload) -> wire bytes (any bytes at all), or the data
+    of an OK reply; every other request as a well-behaved box with three signed records does."""
 
     def __init__(self, **answers):
-        self.answers = answers  # request name -> fn(seq, payload) -> wire bytes, or raw data bytes
-        self.inbuf = bytearray()
+        super().__init__(self.answer)
+        self.answers = answers
         self.timeout = 0.01
         self.requests = []
         self.records = [b"\x01{\"kind\": \"hand\", \"n\": %d}" % i for i in (1, 2, 3)]
+
+    def answer(self, typ, seq, payload):
+        name = C.TYPE_NAMES[typ]
+        self.requests.append(name)
+        a = self.answers.get(name)
+        if a is None:
+            return self.default(typ, seq, payload)
+        return a(seq, payload) if callable(a) else reply(typ, seq, a)
 
     def default(self, typ, seq, payload):
         if typ == F.T_HELLO:
@@ -63,41 +71,6 @@ class HostileBox:
         if typ == F.T_CLOCK:
             return reply(typ, seq, b'{"epoch": 0, "time": 1800000000}')
         return reply(typ, seq, b"")
-
-    def write(self, data):
-        for enc in bytes(data).split(b"\x00"):
-            if not enc:
-                continue
-            typ, seq, payload = C.decode_body(enc)
-            name = C.TYPE_NAMES[typ]
-            self.requests.append(name)
-            a = self.answers.get(name)
-            if a is None:
-                out = self.default(typ, seq, payload)
-            elif callable(a):
-                out = a(seq, payload)
-            else:
-                out = reply(typ, seq, a)
-            self.inbuf += out
-        return len(data)
-
-    def flush(self):
-        pass
-
-    def reset_input_buffer(self):
-        self.inbuf.clear()
-
-    def close(self):
-        pass
-
-    @property
-    def in_waiting(self):
-        return len(self.inbuf)
-
-    def read(self, n=1):
-        out = bytes(self.inbuf[:n])
-        del self.inbuf[:n]
-        return out
 
 
 def hello_with(**kw):

@@ -15,7 +15,7 @@ from host_tools import sync as host
 from protocol import frames as F
 from protocol import sign as S
 
-from .helpers import FakeApp, session_payloads
+from .helpers import FakeApp, ScriptedSerial, session_payloads
 
 KEY = bytes(range(100, 132))
 
@@ -397,39 +397,6 @@ def test_a_fresh_hello_is_never_answered_from_the_cache(dev):
     dev.j.ack(4)  # the state changes (here behind the link's back)
     st, b = dev.request(L.T_HELLO, seq=9)  # the same frame again: answered anew
     assert json.loads(b)["acked"] == 4
-
-
-class ScriptedSerial:
-    """A pyserial stand-in: answers each request frame with what reply(typ, seq, payload) gives."""
-
-    def __init__(self, reply):
-        self.reply = reply
-        self.inbuf = bytearray()
-        self.timeout = 0.1
-        self.writes = []
-
-    def write(self, data):
-        for enc in bytes(data).split(b"\x00"):
-            if enc:
-                typ, seq, payload = host.decode_body(enc)
-                self.writes.append((typ, seq, payload))
-                self.inbuf += self.reply(typ, seq, payload)
-        return len(data)
-
-    def flush(self):
-        pass
-
-    def reset_input_buffer(self):
-        self.inbuf.clear()
-
-    @property
-    def in_waiting(self):
-        return len(self.inbuf)
-
-    def read(self, n=1):
-        out = bytes(self.inbuf[:n])
-        del self.inbuf[:n]
-        return out
 
 
 def test_host_ignores_a_late_reply_with_a_matching_seq():
