@@ -207,16 +207,6 @@ def cobs_decode_inplace(buf, n):
     return o
 
 
-def seal_into(body, n, out):
-    """body[0:n] is type, seq, payload: put the CRC at body[n:n+4] (body needs the room) and the
-    whole frame, 0x00 COBS 0x00, in out (MAX_ENC + 2 bytes). Returns the frame's length."""
-    put_le32(body, n, crc32(memoryview(body)[:n]))
-    out[0] = 0
-    e = cobs_encode_into(body, n + 4, out, 1)
-    out[e] = 0
-    return e + 1
-
-
 class Deframer:
     """Bytes from the line in, checked frames out; the one receiver of both ends. Holds one
     frame's encoding (MAX_ENC bytes, allocated once) and decodes it in place. Damaged frames are
