@@ -63,7 +63,7 @@ class Summary:
         for seq in self.released:
             out.append("released: record %d was taken by the server on a retry" % seq)
         for seq, why in self.aside:
-            out.append("set aside on the box: record %d: %s" % (seq, clean(why, 120)))
+            out.append("set aside: record %d: %s" % (seq, clean(why, 120)))
         return out
 
 

@@ -193,9 +193,11 @@ def upload_dir(root: str, server: str, key_file: Optional[str] = None, progress=
                     s.refused += 1
                     s.refusals.append((env["seq"], o.code, o.message))
                     if quar is not None:
+                        why = "HTTP %d: %s" % (o.code, o.message)
                         quar.put(env, o, sink.name)
                         os.remove(p)
-                        s.set_aside.append((env["seq"], o.message))
+                        s.set_aside.append((env["seq"], why))
+                        s.aside.append((env["seq"], why))
                 fsync_dir(ddir)
                 if envs:
                     progress("%s: %d file(s) sent" % (d, len(envs)))

@@ -347,7 +347,7 @@ def test_a_refused_record_is_set_aside_and_the_rest_goes_on(tmp_path, thread_box
         code, out, err = run_cli(*args)
         lines = out.splitlines()
         assert code == 3 and lines[0] == "pulled 19, uploaded 18, already known 0, refused 1, set aside 1", err
-        assert lines[1] == "set aside on the box: record 3: HTTP 400: payload version"
+        assert lines[1] == "set aside: record 3: HTTP 400: payload version"
         assert "set aside on the box and in" in err
         # everything else is on the server and acknowledged; the box keeps record 3 for a referee
         assert len(srv.store.records) == 18 and (("box-1", 3) not in srv.store.records)
@@ -359,7 +359,7 @@ def test_a_refused_record_is_set_aside_and_the_rest_goes_on(tmp_path, thread_box
         # the next run: nothing new; record 3 is offered again and still refused: it stays aside
         code, out, err = run_cli(*args)
         assert code == 0 and out.splitlines() == ["pulled 0, uploaded 0, already known 0, refused 0, set aside 1",
-                                                  "set aside on the box: record 3: HTTP 400: payload version"]
+                                                  "set aside: record 3: HTTP 400: payload version"]
         assert "still refused" in err
         # the server is fixed (here: it takes the record as it is now): the next run releases it
         srv.store.accept_any_version = True
@@ -369,6 +369,25 @@ def test_a_refused_record_is_set_aside_and_the_rest_goes_on(tmp_path, thread_box
         assert dev.link.aside == [] and dev.app.j.acked == 19
         assert (quar / "box-1" / "resolved" / "0000000003.json").exists()
         assert not (quar / "box-1" / "0000000003.json").exists()
+
+
+def test_offline_files_the_server_refuses_go_to_the_quarantine_folder(tmp_path, thread_box):
+    bad = session_payloads(1, "box-1")[:6]
+    bad[3] = b"\x02not json"
+    dev = thread_box(payloads=bad)
+    keys = write_keys(tmp_path / "keys.json", ["box-1"])
+    off, quar = tmp_path / "off", tmp_path / "q"
+    sync.sync(dev.path, offline=str(off), key_file=keys, **FAST)
+    assert dev.app.j.acked == 6  # the files are the store: the box is acknowledged
+    with MiniServer({"box-1": key_for("box-1")}) as srv:
+        args = ("--upload", str(off), "--server", srv.url, "--key-file", keys, "--quarantine", str(quar))
+        code, out, err = run_cli(*args)
+        assert code == 3 and out.splitlines() == ["pulled 0, uploaded 5, already known 0, refused 1, set aside 1",
+                                                  "set aside: record 4: HTTP 400: payload version"], err
+        assert json.load(open(quar / "box-1" / "0000000004.json"))["reason"] == "payload version"
+        assert sorted(os.listdir(off / "box-1")) == ["uploaded"]
+        code, out, err = run_cli(*args)  # nothing left to send: the refused one no longer blocks
+        assert code == 0 and out == "pulled 0, uploaded 0, already known 0, refused 0, set aside 0"
 
 
 def test_a_referee_releases_a_record_set_aside(tmp_path, thread_box):
@@ -386,7 +405,7 @@ def test_a_referee_releases_a_record_set_aside(tmp_path, thread_box):
         code, out, err = run_cli("--port", dev.path, "--release", "2", "--key-file", keys, "--timeout", "0.2")
         assert code == 0 and "record 2 of box-1 released" in err
         assert out.splitlines() == ["pulled 0, uploaded 0, already known 0, refused 0, set aside 1",
-                                    "set aside on the box: record 5: HTTP 400: payload version"]
+                                    "set aside: record 5: HTTP 400: payload version"]
         assert [q for q, _ in dev.link.aside] == [5] and dev.app.j.acked == 4
 
 
