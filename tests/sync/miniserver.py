@@ -27,6 +27,7 @@ class Store:
         self.inserts = []  # (device, seq) per 201, to prove "exactly once"
         self.counts = {}
         self.accept_any_version = False  # a server "fixed" after refusing a record
+        self.refuse = set()  # (device, seq) answered 400 "refused by the test"
         self.lock = threading.Lock()
 
     def put(self, obj):
@@ -51,6 +52,8 @@ class Store:
             return 400, {"error": "payload is not base64"}
         if not payload or (payload[0] != 1 and not self.accept_any_version):
             return 400, {"error": "payload version"}
+        if (dev, seq) in self.refuse:
+            return 400, {"error": "refused by the test"}
         key = self.keys.get(dev)
         if key is None:
             return 403, {"error": "unknown device or bad signature"}

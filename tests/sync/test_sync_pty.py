@@ -165,6 +165,36 @@ def test_micropython_device_refuses_a_second_key_and_rekeys(tmp_path):
     assert raw[4:36].hex() == k["mp-1"]
 
 
+@pytest.mark.skipif(not MICROPYTHON.exists(), reason="micropython not in this venv")
+def test_micropython_device_sets_aside_and_remembers_it(tmp_path):
+    keys = write_keys(tmp_path / "keys.json", ["mp-1"])
+    quar = str(tmp_path / "q")
+    with MiniServer({"mp-1": key_for("mp-1")}) as srv:
+        srv.store.refuse = {("mp-1", 2)}
+        with MpDevice(tmp_path, script=SCEN / "penalties_declare.txt", keep=True) as mp:
+            ser = sync.open_serial(mp.path)
+            sync.sync(mp.path, provision=True, key_file=keys, ser=ser, **FAST)
+            with pytest.raises(sync.SyncError) as e:
+                sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, quarantine=quar, **FAST)
+            s = e.value.summary
+            assert e.value.exit_code == 3 and s.aside == [(2, "HTTP 400: refused by the test")]
+            assert s.acked == s.pulled >= 3
+            ser.close()
+        # the box restarts (a new process on the same flash): it still has it aside, and the
+        # journal's own ack below it; the server takes it now, the next run releases it
+        with MpDevice(tmp_path, keep=True, stats=False) as mp:
+            ser = sync.open_serial(mp.path)
+            box = sync.Box(sync.HostLink(ser, timeout=0.3))
+            info = box.hello()
+            assert info["aside"] == [[2, "HTTP 400: refused by the test"]] and info["acked"] == s.acked
+            srv.store.refuse = set()
+            s2 = sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, quarantine=quar, **FAST)
+            assert s2.released == [2] and s2.aside == [] and s2.line().endswith("set aside 0")
+            assert box.hello()["aside"] == []
+            ser.close()
+    assert journal_payloads(tmp_path / "journal")[1] == s.acked
+
+
 def test_offline_then_upload(tmp_path, thread_box):
     dev = thread_box()
     keys = write_keys(tmp_path / "keys.json", ["box-1"])
