@@ -195,6 +195,38 @@ def test_micropython_device_sets_aside_and_remembers_it(tmp_path):
     assert journal_payloads(tmp_path / "journal")[1] == s.acked
 
 
+def test_a_host_without_the_key_cannot_tell_the_box_its_records_are_synced(tmp_path, thread_box):
+    # issue 11: "a host without the key told a box that all 19 records were synced (the
+    # organizer's sync then pulled nothing), started a session ... and set the clock to 2100"
+    dev = thread_box()
+    epoch = dev.app.epoch
+    rogue = tmp_path / "rogue.json"
+    rogue.write_text(json.dumps({"box-1": (b"\x66" * 32).hex()}))
+    cfg = tmp_path / "cfg.json"
+    cfg.write_text(json.dumps({"tournament": "ANY", "session": 1, "table": 99, "rules": "mcr",
+                               "players": ["1", "2", "3", "4"], "first_dealer": 0}))
+    with MiniServer({"box-1": key_for("box-1")}) as other:
+        for extra in ([], ["--key-file", str(rogue)]):
+            code, out, err = run_cli("--port", dev.path, "--server", other.url, "--timeout", "0.2", *extra)
+            assert code == 1 and ("needs its key" in err or "not this box's" in err), err
+            code, out, err = run_cli("--port", dev.path, "--config", str(cfg), "--timeout", "0.2", *extra)
+            assert code == 1 and dev.app.configs == []
+        # by hand, with a box client: ACK 19 and the clock of 2100 with a made-up MAC
+        ser = sync.open_serial(dev.path)
+        box = sync.Box(sync.HostLink(ser, timeout=0.2), key=b"\x66" * 32)
+        box.hello()
+        for fn in (lambda: box.ack(19), lambda: box.set_clock(4102444800), lambda: box.release(3)):
+            with pytest.raises(sync.DeviceError) as e:
+                fn()
+            assert e.value.code == 5  # denied
+        ser.close()
+    assert dev.app.j.acked == 0 and dev.link.acked == 0 and dev.app.epoch == epoch and dev.app.configs == []
+    keys = write_keys(tmp_path / "keys.json", ["box-1"])
+    with MiniServer({"box-1": key_for("box-1")}) as srv:  # the organizer's sync gets all 19
+        s = sync.sync(dev.path, server=srv.url, key_file=keys, **FAST)
+        assert (s.pulled, s.uploaded, s.acked) == (19, 19, 19)
+
+
 def test_offline_then_upload(tmp_path, thread_box):
     dev = thread_box()
     keys = write_keys(tmp_path / "keys.json", ["box-1"])
