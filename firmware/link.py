@@ -63,7 +63,7 @@ from firmware import link_requests, link_store as store
 from firmware.link_ports import StreamPort  # noqa: F401  (the board's port, from here too)
 from protocol.frames import (
     E_BAD_REQUEST, E_DENIED, E_INTERNAL, E_NO_KEY, E_NONCE, E_UNKNOWN, MAC_LEN, MAX_FRAME, MAX_MESSAGE,
-    OK, REC_HEADER, REPLY, T_HELLO, Deframer, cobs_block, crc32, put_be32, put_le32)
+    MAX_RECORD, OK, REPLY, T_HELLO, Deframer, cobs_block, crc32, put_be32, put_le32)
 from protocol.sign import HmacSha256, equal, request_mac
 
 FW_VERSION = "0.2.0"
@@ -91,9 +91,9 @@ class Link:
 
     def __init__(self, app, port, key_path, board="sim", fw=FW_VERSION, idle_ms=30000,
                  max_read=256, max_write=512, batch=16, kbd_intr=None, aside_path=None):
-        mp = getattr(app.j, "max_payload", 1024)
-        if REC_HEADER + mp + 10 > MAX_FRAME:
-            raise ValueError("journal max_payload %d does not fit a frame" % mp)
+        mp = getattr(app.j, "max_payload", MAX_RECORD)
+        if mp > MAX_RECORD:
+            raise ValueError("journal max_payload %d: a RECORDS reply carries %d" % (mp, MAX_RECORD))
         self.app = app
         self.port = port
         self.key_path = key_path

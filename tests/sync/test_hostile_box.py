@@ -24,7 +24,7 @@ KEY = key_for("box-1")
 
 def good_hello(**kw):
     info = {"proto": F.PROTO, "device": "box-1", "fw": "0.2.0", "board": "sim", "first": 1, "last": 3,
-            "acked": 0, "unsynced": 3, "keyed": True, "key_error": None, "time": 1700000000, "max_frame": 2048,
+            "acked": 0, "unsynced": 3, "keyed": True, "key_error": None, "time": 1700000000, "max_frame": F.MAX_FRAME,
             "session": False, "corrupt": None, "aside": [], "rx_bad": 0, "rx_oversized": 0, "resent": 0, "denied": 0}
     info.update(kw)
     return info

@@ -449,3 +449,23 @@ def test_poll_never_raises_into_the_app_loop(dev):
     dev.link.handle(0x35, lambda link, req: (_ for _ in ()).throw(MemoryError()))
     assert dev.request(0x35)[0] == F.E_INTERNAL
     assert json.loads(dev.request(F.T_HELLO)[1])["device"] == "box-1"
+
+
+def test_the_largest_record_fits_a_reply(tmp_path):
+    j = Journal(str(tmp_path / "journal"), max_payload=F.MAX_RECORD)
+    big = b"\x01" + b"x" * (F.MAX_RECORD - 1)
+    j.append(big)
+    j.append(b"\x01{}")
+    app = FakeApp(j, "box-1")
+    port = L.MemPort()
+    link = L.Link(app, port, str(tmp_path / "device.key"))
+    link._store_key(KEY)
+    port.feed(host.encode_frame(F.T_RECORDS, 1, (1).to_bytes(4, "big") + b"\x10"))
+    while link.poll():
+        pass
+    typ, seq, pay = host.decode_body(bytes(port.out).strip(b"\x00"))
+    assert len(pay) + 6 == F.MAX_FRAME  # exactly the largest frame
+    assert [(s, p) for s, _, p in parse_records(pay[1:], 1)] == [(1, big)]  # the next one waits
+    with pytest.raises(ValueError):
+        L.Link(FakeApp(Journal(str(tmp_path / "j2"), max_payload=F.MAX_RECORD + 1), "box-1"), port, "k")
+    j.close()
