@@ -266,3 +266,22 @@ def test_the_tool_checks_a_session_config_before_sending_it(tmp_path, cfg):
     with pytest.raises(sync.SyncError, match="the session config is refused"):
         run_sync(box, tmp_path, config=cfg)
     assert "CONFIG" not in box.requests
+
+
+def test_a_box_that_lost_its_nonce_gets_one_more_challenge(tmp_path):
+    # the box restarted between CHALLENGE and the request: E_NONCE once, then it goes through
+    tries = []
+
+    def ack(seq, p):
+        tries.append(p)
+        if len(tries) == 1:
+            return reply(F.T_ACK, seq, b"restarted", status=F.E_NONCE)
+        return reply(F.T_ACK, seq, p[:4] + p[:4])
+
+    box = HostileBox(ACK=ack)
+    s = run_sync(box, tmp_path)
+    assert s.acked == 3 and len(tries) == 2 and box.requests.count("CHALLENGE") >= 3  # CLOCK, ACK twice
+    # a second E_NONCE in a row is an error, not a loop
+    box = HostileBox(ACK=lambda seq, p: reply(F.T_ACK, seq, b"again", status=F.E_NONCE))
+    with pytest.raises(sync.DeviceError, match="no fresh challenge"):
+        run_sync(box, tmp_path)
