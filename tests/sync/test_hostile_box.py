@@ -285,3 +285,15 @@ def test_a_box_that_lost_its_nonce_gets_one_more_challenge(tmp_path):
     box = HostileBox(ACK=lambda seq, p: reply(F.T_ACK, seq, b"again", status=F.E_NONCE))
     with pytest.raises(sync.DeviceError, match="no fresh challenge"):
         run_sync(box, tmp_path)
+
+
+def test_folders_that_cannot_be_written_are_clear_errors(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    env = {"device": "box-1", "seq": 1, "payload": "", "sig": ""}
+    with pytest.raises(sync.SyncError, match="cannot make the folder"):
+        sync.Quarantine(str(blocker)).put(env, sync.Outcome("refused", 400, "no"), "server")
+    with pytest.raises(sync.SyncError, match="cannot make the folder"):
+        sync.OfflineSink(str(blocker)).put([env])
+    with pytest.raises(sync.SyncError, match="cannot make the folder"):
+        run_sync(HostileBox(), tmp_path, offline=str(blocker / "x"))
