@@ -297,3 +297,10 @@ def test_folders_that_cannot_be_written_are_clear_errors(tmp_path):
         sync.OfflineSink(str(blocker)).put([env])
     with pytest.raises(sync.SyncError, match="cannot make the folder"):
         run_sync(HostileBox(), tmp_path, offline=str(blocker / "x"))
+
+
+def test_a_key_file_that_cannot_be_written_stops_provisioning_before_the_box_gets_a_key(tmp_path):
+    box = HostileBox(HELLO=hello_with(keyed=False, last=0, first=None))
+    with pytest.raises(sync.SyncError, match="cannot write the key file"):
+        sync.sync("x", ser=box, provision=True, key_file=str(tmp_path / "no" / "such" / "keys.json"), **FAST)
+    assert "PROVISION" not in box.requests
