@@ -1,4 +1,4 @@
-"""host_tools/sync.py against devices on real ptys (pyserial on the slave): the simulator
+"""host_tools/sync/ against devices on real ptys (pyserial on the slave): the simulator
 (python -m simulator --serial), the MicroPython unix port (firmware/link_stdio.py), and
 in-process devices that fail or lie; uploads go to the minimal HTTP server of miniserver.py."""
 import base64
