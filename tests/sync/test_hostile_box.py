@@ -177,7 +177,7 @@ def hidden(text):
 
 
 def cli_args(**kw):
-    ns = argparse.Namespace(port=None, server=None, offline=None, upload=None, key_file=None, quarantine=None,
+    ns = argparse.Namespace(port=None, server=None, offline=None, upload=None, key_file=None, quarantine=None, next_session=False,
                             provision=False, rekey=False, release=None, config=None, no_clock=False, no_batch=False,
                             timeout=0.01, retries=1, quiet=False)
     for k, v in kw.items():

@@ -227,6 +227,26 @@ def test_a_host_without_the_key_cannot_tell_the_box_its_records_are_synced(tmp_p
         assert (s.pulled, s.uploaded, s.acked) == (19, 19, 19)
 
 
+def test_next_session_from_the_server(tmp_path, thread_box):
+    # the server has the box's next session (its table in the published seating): after the sync
+    # the tool starts it, so nobody types a config
+    dev = thread_box()
+    keys = write_keys(tmp_path / "keys.json", ["box-1"])
+    cfg = {"rules": "mcr", "tournament": "T2026", "session": 2, "table": 7, "players": ["1", "2", "3", "4"],
+           "first_dealer": 1, "hands": None, "minutes": None}
+    with MiniServer({"box-1": key_for("box-1")}) as srv:
+        args = ("--port", dev.path, "--server", srv.url, "--key-file", keys, "--timeout", "0.2", "--next-session")
+        code, out, err = run_cli(*args)
+        assert code == 1 and "no next session for box-1 from the server: box box-1 is not bound" in err, err
+        assert dev.app.j.acked == 19 and dev.app.configs == []  # the sync itself went through
+        srv.box_configs["box-1"] = cfg
+        code, out, err = run_cli(*args)
+        assert code == 0 and "session config sent to box-1: T2026 session 2, table 7" in err, err
+        assert dev.app.configs == [{k: v for k, v in cfg.items() if v is not None}] and srv.heads["box-1"] == 19
+        code, out, err = run_cli("--port", dev.path, "--next-session", "--key-file", keys)
+        assert code == 1 and "--next-session takes the config from --server" in err
+
+
 def test_offline_then_upload(tmp_path, thread_box):
     dev = thread_box()
     keys = write_keys(tmp_path / "keys.json", ["box-1"])
