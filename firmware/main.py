@@ -288,10 +288,6 @@ def boot(cfg=None, mods=None, root=None, clock=None, journal=None, hw=None, link
     hw, clock, device_id, epoch: stand-ins (the simulator's board, its clock; tests)."""
     from firmware import board as boardmod
     from firmware.app import App
-    # The declared-win check's tables (rules_min.shanten: ~3 KB of buffers) load at boot, not at
-    # the first declared win, when a long session's heap may no longer have contiguous blocks
-    # for them (a MemoryError in penalties_declare at 256K on the unix port).
-    import rules_min.shanten  # noqa: F401
     if cfg is None or isinstance(cfg, str):
         cfg = boardmod.load(cfg)
     if hw is None:
