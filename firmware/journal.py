@@ -169,9 +169,9 @@ class Journal:
         # One record fits: recovery reads a whole suspect tail into it, records() a payload.
         self._buf = bytearray(HEADER + max_payload)
         self._mv = memoryview(self._buf)
-        # prepare()'s: the pieces of a streamed payload, and the segment copy's chunks
-        self._pbuf = bytearray(max_payload)
-        self._pmv = memoryview(self._pbuf)
+        # prepare_stream()'s pieces: a max_payload buffer made at its first use, so a box that
+        # appends whole payloads only never holds it; the segment copy's chunks
+        self._pmv = None
         self._pn = 0
         self._put_piece = self._put  # one bound method for every emit
         self._cbuf = memoryview(bytearray(_COPY))
@@ -424,6 +424,8 @@ class Journal:
 
     def prepare_stream(self, emit):
         """prepare() of a payload written by emit(write) in pieces."""
+        if self._pmv is None:
+            self._pmv = memoryview(bytearray(self.max_payload))
         self._pn = 0
         emit(self._put_piece)
         self.prepare(self._pmv[:self._pn])

@@ -105,7 +105,8 @@ class Sim:
     def power_off(self):
         if self.journal is not None and hasattr(self.journal, "close"):
             self.journal.close()
-        self.dev = None
+        # nothing of the old box stays alive while the next one boots (a real box's heap is new)
+        self.dev = self.app = self.journal = self.link = self.hw = None
 
     # ---- playing ----
     def line(self, text):
