@@ -65,26 +65,31 @@ _D = bytearray(16)
 # _G[0]: tiles in the current group; _G[1]: sets still needed (4 - melds, 1 - melds for the
 # rest of a knitted straight); _G[2]: offset of the current group in _T.
 _G = bytearray(3)
-# Pruning state of the search in the current group, cleared 256 bytes at a time (_regular):
-#   _M[8*pair + sets] (bytes 0..15) = 1: no leaf with at least that pair and those sets can
-#     raise the group's table any more (see _resat);
-#   bits 128 + 50*(25*position + 5*count there + next count) + 25*pair + 5*sets + partials
-#     (positions 0..8, counts 0..4, sets 0..4, partials 0..4): that state has been visited.
-# 1423 bytes used, rounded up to whole _MZ: no second 1.4K block of zeros to clear it from, which
-# a long session's fragmented heap may not have when settle first imports this module.
-_M = bytearray(1536)
-_MZ = bytes(256)
-_MV = memoryview(_M)
-_MC = (_MV[0:256], _MV[256:512], _MV[512:768], _MV[768:1024], _MV[1024:1280], _MV[1280:1536])
-# s (8*(8*pair + sets) + partials) -> 128 + 25*pair + 5*sets + partials (255: never used).
+# Pruning state of the search in the current group, cleared before each group (_regular):
+#   _MF[8*pair + sets] = 1: no leaf with at least that pair and those sets can raise the
+#     group's table any more (see _resat);
+#   visited states, one bit each: 50*(5*(4*position + count there - 1) + next count) + 25*pair
+#     + 5*sets + partials (counts 1..4, next count, sets and partials 0..4), positions 0..4 in
+#     _VA and 5..8 (position - 5) in _VB. Kept in pieces of at most 640 bytes and cleared from
+#     a 128-byte block: settle imports this module at the first declared hand, late in a
+#     session, when the heap may have no 1.4K block left.
+_MF = bytearray(16)
+_MF0 = bytes(16)
+_VA = bytearray(640)  # 625 used
+_VB = bytearray(512)  # 500 used
+_MZ = bytes(128)
+_MC = (memoryview(_VA)[0:128], memoryview(_VA)[128:256], memoryview(_VA)[256:384],
+       memoryview(_VA)[384:512], memoryview(_VA)[512:640], memoryview(_VB)[0:128],
+       memoryview(_VB)[128:256], memoryview(_VB)[256:384], memoryview(_VB)[384:512])
+# s (8*(8*pair + sets) + partials) -> 25*pair + 5*sets + partials (255: never used).
 _SX = (
-    b"\x80\x81\x82\x83\x84\xff\xff\xff\x85\x86\x87\x88\x89\xff\xff\xff"
-    b"\x8a\x8b\x8c\x8d\x8e\xff\xff\xff\x8f\x90\x91\x92\x93\xff\xff\xff"
-    b"\x94\x95\x96\x97\x98\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"
+    b"\x00\x01\x02\x03\x04\xff\xff\xff\x05\x06\x07\x08\x09\xff\xff\xff"
+    b"\x0a\x0b\x0c\x0d\x0e\xff\xff\xff\x0f\x10\x11\x12\x13\xff\xff\xff"
+    b"\x14\x15\x16\x17\x18\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"
     b"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"
-    b"\x99\x9a\x9b\x9c\x9d\xff\xff\xff\x9e\x9f\xa0\xa1\xa2\xff\xff\xff"
-    b"\xa3\xa4\xa5\xa6\xa7\xff\xff\xff\xa8\xa9\xaa\xab\xac\xff\xff\xff"
-    b"\xad\xae\xaf\xb0\xb1\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"
+    b"\x19\x1a\x1b\x1c\x1d\xff\xff\xff\x1e\x1f\x20\x21\x22\xff\xff\xff"
+    b"\x23\x24\x25\x26\x27\xff\xff\xff\x28\x29\x2a\x2b\x2c\xff\xff\xff"
+    b"\x2d\x2e\x2f\x30\x31\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"
     b"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"
 )
 # Tiles per group (0 m, 1 s, 2 p, 3 honours), and "these tiles as they stand are sets, with a
@@ -174,7 +179,7 @@ def _dfs(i, k, s):
     # same capped shanten, so this loses nothing.
     h = _S
     while True:
-        if _M[s >> 3]:
+        if _MF[s >> 3]:
             return
         c = h[i]
         if c == 0:
@@ -199,10 +204,16 @@ def _dfs(i, k, s):
             # At a position's start (or after pungs there) the tiles beyond the next one are
             # as dealt, so (position, its count, next count, s) fixes every leaf below:
             # a state seen before has recorded them already.
-            k = ((i * 5 + c) * 5 + h[i + 1]) * 50 + _SX[s]
-            if _M[k >> 3] & (1 << (k & 7)):
-                return
-            _M[k >> 3] |= 1 << (k & 7)
+            if i < 5:
+                k = ((i * 4 + c) * 5 + h[i + 1]) * 50 + _SX[s] - 250
+                if _VA[k >> 3] & (1 << (k & 7)):
+                    return
+                _VA[k >> 3] |= 1 << (k & 7)
+            else:
+                k = ((i * 4 + c) * 5 + h[i + 1]) * 50 + _SX[s] - 5250
+                if _VB[k >> 3] & (1 << (k & 7)):
+                    return
+                _VB[k >> 3] |= 1 << (k & 7)
             k = 0
         if k == 0 and c > 2:
             h[i] = c - 3
@@ -243,19 +254,19 @@ def _dfs(i, k, s):
 
 def _resat():
     # Called when an entry of the current group's table reaches its maximum (1 + sets needed
-    # - sets). Sets _M[8*p + m] = 1 when every entry (pair >= p, sets >= m) is at its maximum
+    # - sets). Sets _MF[8*p + m] = 1 when every entry (pair >= p, sets >= m) is at its maximum
     # or out of reach of the group's _G[0] tiles: the search then drops any branch whose
     # leaves could only land there.
     x = 1
     for m in range(7, -1, -1):
         if m <= _G[1] and 3 * m + 2 <= _G[0] and _T[_G[2] + 8 + m] <= _G[1] - m:
             x = 0
-        _M[8 + m] = x
+        _MF[8 + m] = x
     x = 1
     for m in range(7, -1, -1):
-        if not _M[8 + m] or (m <= _G[1] and 3 * m <= _G[0] and _T[_G[2] + m] <= _G[1] - m):
+        if not _MF[8 + m] or (m <= _G[1] and 3 * m <= _G[0] and _T[_G[2] + m] <= _G[1] - m):
             x = 0
-        _M[m] = x
+        _MF[m] = x
 
 
 def _fold_row(a, b):
@@ -292,7 +303,8 @@ def _regular(need):
     for g in range(4):
         _G[0] = _group(g)
         _G[2] = 16 * g
-        for j in range(6):  # views made once: a slice of _M with bounds would be a new object
+        _MF[:] = _MF0
+        for j in range(9):  # views made once: a slice with bounds would be a new object
             _MC[j][:] = _MZ
         _dfs(0, 0, 0)
     for j in range(16):
