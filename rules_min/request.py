@@ -7,7 +7,6 @@ from rules_min import mcr
 from rules_min import mcr_table as T
 from rules_min.notation_quick import parse  # the box reads hands with notation.parse
 from rules_min.mcr_pay import payments
-from rules_min.tiles import fields
 from rules_min.win_flags import check as check_win_flags
 
 MAX_LINE = 2048  # a request is ~250 bytes; longer lines are refused before parsing
@@ -92,23 +91,6 @@ def _mcr(req):
 
 _PRESENT = bytearray(T.NUM_FANS)
 
-# The fan names as UTF-8 bytes with each one's offset (tiles.fields), for replies built as
-# bytes: made here, not in mcr_table, so that a box, which names fans with mcr_table.name(),
-# keeps no copy of them.
-_CN = T.CN.encode()
-_EN = T.EN.encode()
-_CN_AT = fields(_CN)
-_EN_AT = fields(_EN)
-
-
-def name_bytes(fan, en=False):
-    """mcr_table.name() as UTF-8 bytes. No name holds a character that JSON would escape
-    (tests/core/test_speed.py)."""
-    b = _EN if en else _CN
-    at = _EN_AT if en else _CN_AT
-    i = 2 * fan  # tiles.field_bytes, inlined: a call less per name
-    return b[at[i] | at[i + 1] << 8:(at[i + 2] | at[i + 3] << 8) - 1]
-
 
 def _fan_list(ft, fl):
     # '"fans": [' and the fans as JSON objects, as bytes: the reply is decoded once. MicroPython
@@ -119,10 +101,10 @@ def _fan_list(ft, fl):
     for i in range(mcr.fans_in_order(ft, present)):
         f = present[i]
         b += b'%s{"name": "%s", "en": "%s", "points": %d, "count": %d}' % (
-            b", " if i else b"", name_bytes(f), name_bytes(f, True), T.POINTS[f], ft[f])
+            b", " if i else b"", T.name_bytes(f), T.name_bytes(f, True), T.POINTS[f], ft[f])
     if fl:
         b += b'%s{"name": "%s", "en": "%s", "points": 1, "count": %d}' % (
-            b", " if len(b) > 9 else b"", name_bytes(T.FLOWER_TILES), name_bytes(T.FLOWER_TILES, True), fl)
+            b", " if len(b) > 9 else b"", T.name_bytes(T.FLOWER_TILES), T.name_bytes(T.FLOWER_TILES, True), fl)
     return b
 
 

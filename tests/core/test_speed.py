@@ -340,16 +340,15 @@ def test_one_pass_exclusions_match_two_passes():
 # ---- names, replies, records ----
 
 def test_names_by_offset():
-    from rules_min.request import name_bytes
     assert T.name(0) == "大四喜" and T.name(81) == "明暗杠"
     assert T.name(0, True) == "Big Four Winds" and T.name(81, True) == "Concealed Kong and Melded Kong"
     cn = []
     en = []
     for f in range(T.NUM_FANS):
-        assert name_bytes(f).decode() == T.name(f) and name_bytes(f, True).decode() == T.name(f, True)
+        assert T.name_bytes(f).decode() == T.name(f) and T.name_bytes(f, True).decode() == T.name(f, True)
         cn.append(T.name(f))
         en.append(T.name(f, True))
-    assert "|".join(cn) == T.CN and "|".join(en) == T.EN
+    assert "|".join(cn).encode() == T.CN and "|".join(en).encode() == T.EN
     for s in cn + en:
         # the reply writes names without escaping them
         assert s and jsonout.q(s) == '"' + s + '"'
