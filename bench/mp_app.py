@@ -1,7 +1,9 @@
 # Figures of the device application on the MicroPython unix port (run from build/mpy, .mpy files):
 #   micropython -X heapsize=256K -m mp_app SCRIPT [lfs]
-# Heap held after the imports and at the end of the session, the peak heap while a hand is scored (the preview after the flags), and the time from the last
-# seat's confirmation to the record on flash. With "lfs" the journal is on littlefs over a RAM
+# Heap held after the imports and at the end of the session, the peak heap held (collected after
+# every step of the script: what the session needs at its fullest), the peak extra heap while an
+# event is previewed (a win scored), and the time from the last seat's confirmation to the
+# record on flash. With "lfs" the journal is on littlefs over a RAM
 # block device (the block device's bytes then count in the heap: use a big heap for that run).
 import gc
 import os
@@ -55,28 +57,35 @@ def main():
     commits = []
     score_peaks = []
 
+    held = [0]
+
     class TimedSim(Sim):
         def boot(self):
             Sim.boot(self)
             app = self.app
-            commit = app._commit_hand
-            preview = app._preview_win
+            commit = app.commit_hand
+            preview = app.preview
 
-            def timed_commit(h, time_out=False):
+            def timed_commit(time_out=False):
                 t = time.ticks_us()
-                commit(h, time_out)
+                commit(time_out)
                 commits.append(time.ticks_diff(time.ticks_us(), t))
 
-            def peak_preview():
+            def peak_preview(ev, finish=False, joining=False):
                 gc.collect()
                 base = micropython.mem_current()
-                micropython.mem_peak()   # read only; peak is global, so track the delta
                 before = micropython.mem_peak()
-                preview()
+                out = preview(ev, finish, joining)
                 score_peaks.append(micropython.mem_peak() - base if micropython.mem_peak() > before else 0)
+                return out
 
-            app._commit_hand = timed_commit
-            app._preview_win = peak_preview
+            app.commit_hand = timed_commit
+            app.preview = peak_preview
+
+        def shot(self, what):
+            Sim.shot(self, what)
+            gc.collect()
+            held[0] = max(held[0], gc.mem_alloc())
 
     gc.collect()
     start_alloc = gc.mem_alloc()
@@ -89,7 +98,7 @@ def main():
     gc.collect()
     commits.sort()
     print("steps", sim.steps, "records", sim.journal.last_seq, "ms", ms)
-    print("heap after boot", after_boot, "(imports and app)", "at end", gc.mem_alloc())
+    print("heap after boot", after_boot, "(imports and app)", "at end", gc.mem_alloc(), "peak held", held[0])
     print("commit us median", commits[len(commits) // 2] if commits else 0, "max", commits[-1] if commits else 0,
           "n", len(commits))
     if score_peaks:

@@ -52,7 +52,7 @@ def test_sichuan_kongs_win_on_kong_discard_self_draw_and_chajiao(tmp_path):
 def test_guangdong_horses_and_refused_chicken(tmp_path):
     sim, screens = run("guangdong_horses.txt", tmp_path)
     no_error_screens(screens)
-    assert any("chicken" in " ".join(s[1]) for _, s in screens)
+    assert any("鸡和只能自摸" in " ".join(s[1]) for _, s in screens)   # chicken hand: self-draw only
     assert totals(sim) == [22, -4, -8, -10]
     assert sim.app.session.dealer == 2   # the winner of hand 2 deals
 
@@ -113,13 +113,15 @@ def test_power_cut_resumes_where_it_stopped(tmp_path):
 def test_bad_input_changes_nothing_stored(tmp_path):
     script = tmp_path / "bad.txt"
     script.write_text("\n".join([
-        'config {"rules": "mcr", "tournament": "T", "session": 1, "table": 1, "players": ["1", "2", "3", "4"]}',
+        'config {"rules": "mcr", "tournament": "T", "session": 1, "table": 1, "players": ["1", "2", "3", "4"], "first_dealer": 0}',
         "keys 9#*ABCD*",                       # keys out of place
         "keys *", "keys A1 3#",
         "badtag",                              # a tag of no set
         "tapuid 04a1b2c3d4 5m", "tapuid 04a1b2c3d4 5m",   # the same tag read twice
         "tap 5m 5m 5m 5m",                     # a fifth 5m
-        "keys #",                              # wrong tile count
+        "keys #*",                             # four 5m: a kong? no (*)
+        "tap 1m 2m",
+        "keys #",                              # not a meld
     ]) + "\n")
     screens = []
     sim = Sim(lambda: Journal(str(tmp_path / "j")), on_screen=lambda n, w, s: screens.append((w, s)))
@@ -129,10 +131,10 @@ def test_bad_input_changes_nothing_stored(tmp_path):
         if before is None:
             before = [bytes(p) for _, p in sim.journal.records(1)]
     msgs = [" ".join(s[1]) for _, s in screens]
-    assert any("not a tile of this set" in m for m in msgs)
-    assert any("already read" in m for m in msgs)
-    assert any("fifth 5m" in m for m in msgs)
-    assert any("tiles" in m and "/" in m for m in msgs)
+    assert any("别的牌套的牌" in m for m in msgs)      # not a tile of this set
+    assert any("这张牌刚拍过" in m for m in msgs)      # that tag was read already
+    assert any("第五张5m" in m for m in msgs)          # a fifth 5m
+    assert any("不是一组吃碰杠" in m for m in msgs)    # not a meld
     assert [bytes(p) for _, p in sim.journal.records(1)] == before   # only the session record
     no_error_screens(screens)
 
@@ -140,9 +142,11 @@ def test_bad_input_changes_nothing_stored(tmp_path):
 def test_an_exception_in_a_handler_returns_to_a_safe_screen(tmp_path):
     j = Journal(str(tmp_path / "j"))
     app = App(j, lambda: 0)
-    app.push_config({"rules": "mcr", "tournament": "T", "session": 1, "table": 1, "players": ["1", "2", "3", "4"]})
+    app.push_config({"rules": "mcr", "tournament": "T", "session": 1, "table": 1, "players": ["1", "2", "3", "4"],
+                     "first_dealer": 0})
     stored = [bytes(p) for _, p in j.records(1)]
-    app._k_kong_who = lambda key: 1 / 0
+    row = app._row("kong_who")
+    app._h["kong_who"] = (row[0], row[1], lambda app, key: 1 / 0, row[3])
     app.press("B")
     app.press("1")
     title, lines, hint = app.screen()

@@ -269,6 +269,13 @@ def parse_payload(payload: bytes) -> dict:
     body = parse_json(payload[1:])
     if not isinstance(body, dict):
         raise BadRecord("payload must be a JSON object")
+    if body.get("v") == 2 and not isinstance(body.get("v"), bool):
+        # the box's records: one schema, checked by the module the box builds them with
+        from protocol import record
+        err = record.validate(body)
+        if err:
+            raise BadRecord(err)
+        return body
     if body.get("v") != VERSION or isinstance(body.get("v"), bool):
         raise BadRecord("payload field v must be 1")
     kind = body.get("kind")

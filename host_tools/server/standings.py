@@ -144,7 +144,16 @@ def load(tx, tid: str) -> Snapshot:
             continue
         c = corrections.get((r["device_id"], r["seq"]))
         pen = [0, 0, 0, 0]
-        if body["rules"] == "sichuan":
+        fans = body.get("fans")
+        if "wins" in body:  # protocol/record.py v2: fan ids per win, the transfers as settled
+            if body["wins"]:
+                w = max(body["wins"], key=lambda w: w["total"])
+                fans = {"seat": w["seat"], "total": w["total"], "ids": w["fans"], "names": []}
+            if body["rules"] == "sichuan":
+                for a, b, p, _ in body["transfers"]:
+                    if b is None and a is not None:
+                        pen[a] += p  # a deduction is a penalty
+        elif body["rules"] == "sichuan":
             for ev in body["events"]:
                 k = ev.get("penalty")
                 s = ev.get("seat")
@@ -154,7 +163,7 @@ def load(tx, tid: str) -> Snapshot:
             r["id"], r["device_id"], r["seq"], body["session"], body["table"], body["hand"], body["seats"], body["dealer"],
             json.loads(c["deltas"]) if c else body["deltas"], body["deltas"], c is not None,
             {"reason": c["reason"], "referee": c["referee"], "source": c["source"], "at": c["created_at"]} if c else None,
-            body["fans"], body["winners"], body["discarder"], body["time"], pen, body["rules"],
+            fans, body["winners"], body["discarder"], body["time"], pen, body["rules"],
         )
         hk = (h.session, h.table, h.hand)
         if hk in seen_hands:

@@ -18,7 +18,11 @@ def sichuan_hand():
         h.event(i, events[i])
     h.finish()
     wins = [record.win(0, 2, 1, [[0, 1]])]
-    return record.hand(CFG, 1, SEATS, 0, "E", events, h.deltas(), h.settled(), h.flags, wins, h.next_dealer, 1000)
+    # transfers with the event that settled them: the kong's three, the win and the income it
+    # takes over (finish() at the penalty), the penalty
+    paid = [0, 0, 0, 1, 2, 2]
+    transfers = [[t[0], t[1], t[2], paid[k]] for k, t in enumerate(h.transfers)]
+    return record.hand(CFG, 1, SEATS, 0, "E", events, h.deltas(), transfers, h.flags, wins, h.next_dealer, 1000)
 
 
 def copy(rec):
@@ -42,6 +46,9 @@ def test_deltas_must_be_the_transfers():
     bad = copy(rec)
     bad["transfers"][0][2] = 0
     assert "points" in record.validate(bad)
+    bad = copy(rec)
+    bad["transfers"][0][3] = 3
+    assert "event" in record.validate(bad)
 
 
 def test_the_session_record_is_the_config_check():

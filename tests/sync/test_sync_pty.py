@@ -122,7 +122,8 @@ def test_micropython_device_on_a_pty(tmp_path):
             s = sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, **FAST)
             assert s.line() == "pulled 0, uploaded 0, already known 0, refused 0"
             # the next session's config: the app journals a session record, the next sync takes it
-            cfg = {"rules": "sichuan", "tournament": "T", "session": 4, "table": 2, "players": ["1", "2", "3", "4"]}
+            cfg = {"rules": "sichuan", "tournament": "T", "session": 4, "table": 2, "players": ["1", "2", "3", "4"],
+                   "first_dealer": 0}
             sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, config=cfg, **FAST)
             with pytest.raises(sync.DeviceError) as e:  # a session is running now
                 sync.sync(mp.path, server=srv.url, ser=ser, config=cfg, **FAST)
