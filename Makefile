@@ -12,6 +12,8 @@ HEAP ?= 96K
 RULES ?= mcr
 # Override to run other modules under MicroPython, e.g. `make mp-test MP_TESTS=path/test_x.py`.
 MP_TESTS ?= $(wildcard tests/core/test_*.py) $(wildcard tests/protocol/test_*.py)
+# the survival numbers the box shares with the tournament system (tourney stream)
+MP_TESTS += tests/tournament/test_survival_rules.py
 
 MPY_DIR := build/mpy
 MPY_FILES := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard rules_min/*.py))
@@ -41,8 +43,9 @@ $(STAMP): requirements-dev.txt pyproject.toml
 	$(BIN)/python -m pip install -q --no-deps -e . >&2
 	touch $@
 
-test: venv system-deps
-	$(BIN)/python -m pytest -q tests
+test: venv system-deps pico-deps
+	$(BIN)/python -m pytest -q tests --ignore=tests/pico
+	$(MAKE) --no-print-directory pico-test
 	$(MAKE) --no-print-directory mp-test
 
 system-deps:
@@ -141,12 +144,43 @@ sim-terminal: venv
 sim-window-ref: venv
 	SIM_WINDOW_UPDATE=1 $(BIN)/python -m pytest -q tests/sim_window
 
-# Host link (firmware/link.py, host_tools/sync.py): `make sync-test` runs tests/sync (framing,
-# HMAC, the simulator and MicroPython devices on ptys, the 200-session faulty-line relay);
-# `make sync-bench` the figures (records/s, bytes on the wire, a day's sync, MicroPython heap).
+# Host link (protocol/, firmware/link.py, host_tools/sync/): `make sync-test` runs tests/sync
+# (framing, HMAC, authentication, set aside, a hostile box, the simulator and MicroPython devices
+# on ptys, the 200-session faulty-line relay); `make sync-bench` the figures (records/s, bytes on
+# the wire, a day's sync, what authentication costs, MicroPython heap).
 .PHONY: sync-test sync-bench
 sync-test: venv
 	$(BIN)/python -m pytest -q tests/sync
 
 sync-bench: venv
 	$(BIN)/python bench/sync_bench.py --json build/bench/sync_bench.json
+
+# The emulated Pico (pico/: rp2040js from npm with the box's parts; issue 10). `make pico-deps`
+# installs pico/node_modules from the lock file. A script on the chip:
+#   .venv/bin/python -m pico.run SCRIPT --files build/pico/fs [--uf2 F.uf2] [--timeout S]
+# Firmware files: PICO_FIRMWARE_DIR (default ../shared/pico: stock MicroPython v1.28.0, boot ROM).
+.PHONY: pico-deps
+PICO_NODE := pico/node_modules/.stamp
+pico-deps: $(PICO_NODE)
+$(PICO_NODE): pico/package.json pico/package-lock.json
+	cd pico && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# The frozen firmware (tools/pico_uf2.py): MicroPython v1.28.0 for RPI_PICO with the app, the
+# board config, rules_min and protocol/ frozen, from build/pico/manifest.py. Unpacks the source
+# bundle once into build/mpsrc, builds picotool and mpy-cross once (~2.5 min on 2 cores), then
+# incremental. Output build/pico-uf2/firmware.uf2 + .elf. PICO_SRC overrides the tarball.
+.PHONY: pico-uf2 pico-build-deps
+PICO_SRC ?=
+pico-build-deps:
+	@bash tools/pico_build_deps.sh
+pico-uf2: firmware pico-build-deps
+	nice $(BIN)/python tools/pico_uf2.py $(if $(PICO_SRC),--source $(PICO_SRC))
+
+# The emulated-Pico suite (tests/pico), on the stock UF2 and the frozen one. Without the Pico
+# firmware files (a clone without ../shared/pico) its tests are skipped and say why.
+.PHONY: pico-test
+pico-test: venv pico-deps firmware
+	@if [ -e "$${PICO_FIRMWARE_DIR:-../shared/pico}/micropython-1.28.0-rp2-src.tar.xz" ]; then \
+		bash tools/pico_build_deps.sh && QUIET=1 nice $(BIN)/python tools/pico_uf2.py --if-available; fi
+	$(BIN)/python -m pytest -q tests/pico

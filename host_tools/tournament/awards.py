@@ -14,9 +14,11 @@ DECISIONS (the seed is silent):
   flowers included).
 * Fewest deal-ins counts only players who played every preliminary session (a forfeit or a
   table too short to play removes a player): otherwise missing sessions would win it.
-* biggest_hand needs ``at`` (minutes since the session started, when the win was declared) for
-  the hands tied on fans in the same session; without it the award is refused. Same session and
-  same minute: better preliminary rank. most_self_draws still tied after the one-session count:
+* biggest_hand needs ``at`` for the hands tied on fans in the same session; without it the award
+  is refused. ``at`` is an absolute time on the hall's one clock (the epoch seconds of the hand
+  record's ``time``, when the win was keyed), never minutes since the table's own start: a table
+  that started late would otherwise win ties it reached later (``timing``). Same session and
+  same time: better preliminary rank. most_self_draws still tied after the one-session count:
   better preliminary rank.
 """
 from __future__ import annotations
@@ -32,7 +34,7 @@ from .model import Standing, TournamentError
 class HandRecord:
     """One hand as journalled: session (1-based), table, hand number at the table (1-based),
     winner (None = drawn hand), discarder (None with a winner = self-drawn), fans (fan total of
-    the win), at (minutes since the session started when the win was declared, optional),
+    the win), at (when the win was keyed, absolute: epoch seconds of the record, optional),
     scores (player -> hand score, optional, for the hands CSV)."""
 
     session: int

@@ -14,6 +14,7 @@ Conventions used by every module of the package:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from fractions import Fraction
 from numbers import Rational
 from types import MappingProxyType
@@ -32,6 +33,27 @@ def check_score(value: Any, what: str = "score") -> Score:
     if isinstance(value, bool) or not isinstance(value, Rational):
         raise TournamentError("%s must be an int or a Fraction, not %r" % (what, value))
     return value if isinstance(value, int) else Fraction(value)
+
+
+def minutes(m: Any) -> Fraction:
+    """A number of minutes as an exact Fraction (floats by their decimal spelling: 10.5 -> 21/2)."""
+    if isinstance(m, bool):
+        raise TournamentError("minutes must be a number")
+    if isinstance(m, float):
+        return Fraction(Decimal(repr(m)))
+    if isinstance(m, (int, Fraction, Decimal)):
+        return Fraction(m)
+    raise TournamentError("minutes must be a number, not %r" % (m,))
+
+
+@dataclass(frozen=True)
+class LateRuling:
+    """penalty: added to the session match score; forfeit: the player forfeits the session (in
+    Sichuan: the game, 本局); stage: the player loses the stage (Sichuan 取消当场参赛资格)."""
+
+    penalty: int
+    forfeit: bool
+    stage: bool = False
 
 
 def check_player(player: Any) -> str:

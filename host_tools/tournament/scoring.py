@@ -15,12 +15,12 @@ package README-style list is in ``host_tools/tournament/__init__.py``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
-from .model import (
+from .model import (  # noqa: F401  (LateRuling re-exported)
+    LateRuling,
     Score,
     SessionScore,
     Standing,
@@ -29,7 +29,21 @@ from .model import (
     as_table,
     check_player,
     check_score,
+    minutes as _minutes,
     rank_players,
+)
+from .sichuan import (  # noqa: F401  (re-exported: seed 003's stages are scored there)
+    PlayoffRequired,
+    SichuanGame,
+    SichuanLine,
+    SichuanPlace,
+    SichuanStage,
+    sichuan_final,
+    sichuan_late,
+    sichuan_lines,
+    sichuan_rank_table,
+    sichuan_stage2,
+    sichuan_top_per_table,
 )
 from .survival import (  # noqa: F401  (re-exported: the survival event is part of seed 000's scoring)
     START_SCORE,
@@ -194,14 +208,6 @@ def mcr_final_standings(
     return ranked + list(pre[finalists:])
 
 
-@dataclass(frozen=True)
-class LateRuling:
-    """penalty: added to the session match score; forfeit: the player forfeits the session."""
-
-    penalty: int
-    forfeit: bool
-
-
 def mcr_late(minutes: Any) -> LateRuling:
     """Seed 000 §一.4.1: late up to 10 min -10, over 10 up to 15 min -20, over 15 min forfeit."""
     m = _minutes(minutes)
@@ -212,16 +218,6 @@ def mcr_late(minutes: Any) -> LateRuling:
     if m <= 15:
         return LateRuling(-20, False)
     return LateRuling(0, True)
-
-
-def _minutes(m: Any) -> Fraction:
-    if isinstance(m, bool):
-        raise TournamentError("minutes must be a number")
-    if isinstance(m, float):
-        return Fraction(Decimal(repr(m)))
-    if isinstance(m, (int, Fraction, Decimal)):
-        return Fraction(m)
-    raise TournamentError("minutes must be a number, not %r" % (m,))
 
 
 # --------------------------------------------------------------------------- seed 001: MCR Swiss
@@ -407,221 +403,3 @@ def gd_late(minutes: Any) -> LateRuling:
     if m <= 10:
         return LateRuling(-8, False)
     return LateRuling(0, True)
-
-
-# --------------------------------------------------------------------------- seed 003: Sichuan stages
-
-@dataclass(frozen=True)
-class SichuanLine:
-    """A player's totals at one table over one stage (seed 003 第五章).
-
-    score: 积分, the sum of the player's game totals, penalties included.
-    net: 净胜分, points won minus points lost in play, penalties excluded. DECISION: the seed
-        ranks by 积分 and breaks ties by 净胜分, which only differ by the penalties
-        (一级/二级违规 deduct points that nobody receives); None means equal to score.
-    wins: number of games the player won (胡牌次数; in 血战 at most one per game).
-    """
-
-    player: str
-    score: Score
-    net: Optional[Score] = None
-    wins: int = 0
-
-    def __post_init__(self) -> None:
-        check_player(self.player)
-        check_score(self.score)
-        if self.net is None:
-            object.__setattr__(self, "net", self.score)
-        check_score(self.net, "net score")
-        if isinstance(self.wins, bool) or not isinstance(self.wins, int) or self.wins < 0:
-            raise TournamentError("wins must be a non-negative int")
-
-
-@dataclass(frozen=True)
-class SichuanGame:
-    """One player's line in one game: delta = play settlement (wins, kongs, 查叫), penalty <= 0."""
-
-    delta: Score
-    penalty: Score = 0
-    won: bool = False
-
-
-def sichuan_lines(games: Sequence[Mapping[str, Any]]) -> list[SichuanLine]:
-    """Per-game lines of one table (player -> SichuanGame or dict) -> SichuanLine per player."""
-    acc: dict[str, list] = {}
-    for g in games:
-        for p, line in g.items():
-            if isinstance(line, Mapping):
-                line = SichuanGame(**line)
-            a = acc.setdefault(check_player(p), [0, 0, 0])
-            a[0] += check_score(line.delta) + check_score(line.penalty)
-            a[1] += line.delta
-            a[2] += 1 if line.won else 0
-    return [SichuanLine(p, s, n, w) for p, (s, n, w) in acc.items()]
-
-
-@dataclass(frozen=True)
-class SichuanPlace:
-    place: int
-    player: str
-    score: Score
-    net: Score
-    wins: int
-    playoff: Optional[Score] = None
-
-
-class PlayoffRequired(TournamentError):
-    """Players tied on every criterion across a place that matters: the play-off must be entered."""
-
-    def __init__(self, message: str, players: Sequence[str], table: Optional[int] = None):
-        super().__init__(message)
-        self.players = tuple(players)
-        self.table = table
-
-
-def _lines(lines: Iterable[Any]) -> list[SichuanLine]:
-    out = [l if isinstance(l, SichuanLine) else SichuanLine(**l) for l in lines]
-    if len({l.player for l in out}) != len(out):
-        raise TournamentError("a player appears twice at one table")
-    return out
-
-
-def _place_groups(items: list, key, playoff: Optional[Mapping[str, Any]], cuts: Sequence[int], table, what: str):
-    """Order items (with .player) by key desc; tied groups use the play-off score when every
-    member has one; a remaining tie that straddles a cut (after position c) raises PlayoffRequired.
-    Returns [(place, item, playoff score or None)] with shared places for remaining ties."""
-    items = sorted(items, key=lambda x: x.player)
-    items.sort(key=key, reverse=True)
-    out = []
-    i = 0
-    while i < len(items):
-        j = i
-        while j < len(items) and key(items[j]) == key(items[i]):
-            j += 1
-        group = items[i:j]
-        po = {}
-        if len(group) > 1 and playoff and all(x.player in playoff for x in group):
-            po = {x.player: check_score(playoff[x.player], "play-off score") for x in group}
-            group.sort(key=lambda x: po[x.player], reverse=True)
-        k = 0
-        while k < len(group):
-            m = k
-            while m < len(group) and po.get(group[m].player) == po.get(group[k].player):
-                m += 1
-            lo, hi = i + k, i + m
-            if hi - lo > 1 and any(lo < c < hi for c in cuts):
-                players = [x.player for x in group[k:m]]
-                raise PlayoffRequired(
-                    "%s: players %s are tied on %s across place %d; enter the play-off result"
-                    % ("table %s" % table if table is not None else "ranking", players, what, min(c for c in cuts if lo < c < hi)),
-                    players,
-                    table,
-                )
-            for x in group[k:m]:
-                out.append((lo + 1, x, po.get(x.player)))
-            k = m
-        i = j
-    return out
-
-
-def sichuan_rank_table(
-    lines: Iterable[Any],
-    playoff: Optional[Mapping[str, Any]] = None,
-    cuts: Sequence[int] = (2,),
-    table: Optional[int] = None,
-) -> list[SichuanPlace]:
-    """Rank one table of a stage (seed 003 第十四条.2): 积分, then 净胜分, then wins, then the
-    play-off game the referee records (player -> score in that game, higher first).
-
-    cuts: places after which the order decides something (after 2: the top two advance).
-    A tie on all criteria straddling a cut raises PlayoffRequired naming the players; ties that
-    decide nothing keep a shared place (DECISION: no play-off is demanded for them).
-    """
-    ls = _lines(lines)
-    ranked = _place_groups(ls, lambda l: (l.score, l.net, l.wins), playoff, cuts, table, "score, net score and wins")
-    return [SichuanPlace(pl, l.player, l.score, l.net, l.wins, po) for pl, l, po in ranked]
-
-
-@dataclass(frozen=True)
-class SichuanStage:
-    """tables: ranked table per input table (table numbers start at 1); advancing: who advances."""
-
-    tables: tuple[tuple[SichuanPlace, ...], ...]
-    advancing: tuple[str, ...]
-    runners_up: tuple[SichuanPlace, ...] = ()
-
-
-def sichuan_top_per_table(
-    tables: Sequence[Iterable[Any]],
-    per_table: int = 2,
-    playoffs: Optional[Mapping[int, Mapping[str, Any]]] = None,
-) -> SichuanStage:
-    """Stage 1 (初赛, 8 games) and stage 3 (半决赛, 8 games): the top ``per_table`` of each table advance.
-
-    playoffs: table number (1-based) -> player -> play-off score.
-    """
-    ranked, adv = [], []
-    for n, t in enumerate(tables, 1):
-        r = sichuan_rank_table(t, (playoffs or {}).get(n), (per_table,), n)
-        ranked.append(tuple(r))
-        adv.extend(p.player for p in r[:per_table])
-    return SichuanStage(tuple(ranked), tuple(adv))
-
-
-def sichuan_stage2(
-    tables: Sequence[Iterable[Any]],
-    quota: int,
-    playoffs: Optional[Mapping[int, Mapping[str, Any]]] = None,
-    runner_up_playoff: Optional[Mapping[str, Any]] = None,
-) -> SichuanStage:
-    """Stage 2 (复赛, 6 games, seed 003 第十五条): each table's winner advances; the runners-up
-    are ordered by total score and the best fill the quota.
-
-    DECISIONS: the seed's tie rule (net score, wins, play-off) applies within tables and
-    among runners-up; runners-up tied on all three across the cut need ``runner_up_playoff``
-    (player -> score in the play-off game), else PlayoffRequired. advancing lists the table
-    winners in table order, then the chosen runners-up best first.
-    """
-    ranked = [tuple(sichuan_rank_table(t, (playoffs or {}).get(n), (1, 2), n)) for n, t in enumerate(tables, 1)]
-    winners = [r[0].player for r in ranked]
-    runners = [r[1] for r in ranked if len(r) > 1]
-    need = quota - len(winners)
-    if need < 0:
-        raise TournamentError("quota %d is smaller than the %d table winners" % (quota, len(winners)))
-    if need > len(runners):
-        raise TournamentError("quota %d needs %d runners-up but there are %d" % (quota, need, len(runners)))
-    order = _place_groups(runners, lambda l: (l.score, l.net, l.wins), runner_up_playoff, (need,), None, "score, net score and wins among runners-up")
-    chosen = [x.player for _, x, _ in order[:need]]
-    ru = tuple(SichuanPlace(pl, x.player, x.score, x.net, x.wins, po) for pl, x, po in order)
-    return SichuanStage(tuple(ranked), tuple(winners + chosen), ru)
-
-
-def sichuan_final(lines: Iterable[Any], extra_games: Optional[Mapping[str, Any]] = None) -> list[SichuanPlace]:
-    """The final table (10 games, seed 003 第十七条): by total score; tied players play 2 extra
-    games and are then ordered by total net score.
-
-    extra_games: player -> net score over the 2 extra games, for every tied player; missing
-    raises PlayoffRequired. DECISION: "总净胜分" is the net over the 10 games plus the 2 extra
-    games; players still equal share the place (the seed has no further rule). The playoff
-    field of SichuanPlace holds the extra games' net score.
-    """
-    ls = _lines(lines)
-    by_score: dict[Score, list[SichuanLine]] = {}
-    for l in ls:
-        by_score.setdefault(l.score, []).append(l)
-    tied = sorted(p.player for g in by_score.values() if len(g) > 1 for p in g)
-    missing = [p for p in tied if not extra_games or p not in extra_games]
-    if missing:
-        raise PlayoffRequired("final: players %s are tied on score; play 2 extra games and enter their net scores" % missing, missing)
-    extra = {p: check_score(extra_games[p], "extra games net") for p in tied}
-
-    def key(l: SichuanLine):
-        return (l.score, l.net + extra.get(l.player, 0))
-
-    ordered = sorted(ls, key=lambda l: l.player)
-    ordered.sort(key=key, reverse=True)
-    out = []
-    for i, l in enumerate(ordered):
-        place = out[-1].place if i and key(ordered[i - 1]) == key(l) else i + 1
-        out.append(SichuanPlace(place, l.player, l.score, l.net, l.wins, extra.get(l.player)))
-    return out

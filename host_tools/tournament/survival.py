@@ -1,4 +1,12 @@
-"""Survival event of seed 000 (勇者争先赛, §三.2): hand sequences -> eliminations and places.
+"""Survival event of seed 000 (勇者争先赛, §三.2): one table's hands -> scores, busts and order;
+re-tabling; a whole event replayed from scripted tables (``run_survival_event``, for tests and
+audits). The live event (proposals, confirmations, placings as they are decided) is in
+``survival_live``; the numbers and tie rules themselves are in ``rules_min.survival`` (the box
+uses the same module), with the seed's text and the decisions taken there.
+
+Here times are minutes since the event started (``Fraction``s, floats by their decimal
+spelling); ``survival_live`` works in absolute epoch seconds and hands this module its own
+multiplier function.
 
 Rules modelled (seed 000 §三.2 and RULES.md "Tournament scoring"):
 
@@ -7,27 +15,22 @@ Rules modelled (seed 000 §三.2 and RULES.md "Tournament scoring"):
   carrying their scores.
 * Hand scores are multiplied x2 from 30 minutes after the event started, x4 from 60, x6 from
   90, x8 from 120, and so on (+2 every 30 minutes). A hand uses the multiplier in force when
-  its dealer rolled the dice: when a threshold passes while a hand is in progress the new
-  multiplier applies from the next hand. DECISION: a hand starting exactly on a threshold
-  (30:00) uses the new multiplier.
+  its dealer rolled the dice (``SurvivalHand.start``).
 * Re-tabling: players of the table that finished first are tabled first; players who finished
   at the same time are tabled lowest-and-highest first (snake): ordered by score, the queue
   takes the highest, the lowest, the second highest, the second lowest, ... Tables of four
   form in queue order; at each table players sit E S W N by score, highest first.
 * The event ends when a player at the last table is out; the four players of that table are
-  placed by score. Survivors tied on score: 追平胜, the one who was behind before the last hand
-  (and so caught up) ranks first; still tied, look one hand further back, and so on. Several
-  players out on the same hand: on a self-draw or a survivor's deal-in the one with the higher
-  score before that hand ranks first; if one of the eliminated dealt in, the others rank
-  ahead of the discarder.
+  placed by score with the seed's tie rules (``rules_min.survival.table_order``).
 
 DECISIONS (the seed is silent):
 
-* Penalties (``SurvivalHand.penalties``) are not multiplied; ``deltas`` are.
-* Look-back for ties stops at the start of the table (scores carried in): earlier hands were
-  played at other tables and cannot be compared hand by hand. Still tied: shared place.
-* Simultaneous eliminations: equal previous scores look further back (higher first); several
-  non-discarders out with a discarder are ordered among themselves by previous score.
+* Penalties (``SurvivalHand.penalties``) are not multiplied; ``deltas`` (the win's payments)
+  are (see ``rules_min.survival`` for the seed's text).
+* A hand keyed after the hand that put a player out does not count and is not an error: the
+  table's result stands as of the bust and the extra hand is listed in ``refused`` for the
+  referee (code ``after_bust``). Malformed hands (a player not at the table, a discarder
+  without a winner) raise ``TournamentError``.
 * First round: snake seating by preliminary rank in tables of four; when the field is not a
   multiple of four the lowest ranked (n mod 4) players wait and are tabled first.
 * Score ties in re-tabling and seating are broken by preliminary rank (better first).
@@ -40,17 +43,17 @@ DECISIONS (the seed is silent):
 """
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, Optional, Sequence
 
-from .model import Score, TournamentError, check_player, check_score
-from .seating import snake_seating
+from rules_min import survival as rules
 
-START_SCORE = 50
+from .model import Score, TournamentError, check_player, check_score
+
+START_SCORE = rules.START_SCORE
 
 
 def _time(t: Any, what: str = "time") -> Fraction:
@@ -66,12 +69,11 @@ def _time(t: Any, what: str = "time") -> Fraction:
 
 def survival_multiplier(minute: Any) -> int:
     """Multiplier of a hand whose dice were rolled ``minute`` minutes after the event started:
-    1 before 30, then 2 x floor(minute / 30): 2, 4, 6, 8, 10, ..."""
+    1 before 30, then 2 x floor(minute / 30): 2, 4, 6, 8, 10, ... (``rules_min.survival``)."""
     m = _time(minute, "minute")
     if m < 0:
         raise TournamentError("a hand cannot start before the event")
-    k = int(m // 30)
-    return 1 if k == 0 else 2 * k
+    return rules.multiplier(int(m * 60 // 1))  # floor(60m) // 1800 == floor(m / 30)
 
 
 def _empty() -> Mapping[str, int]:
@@ -82,13 +84,18 @@ def _empty() -> Mapping[str, int]:
 class SurvivalHand:
     """One hand at a survival table.
 
-    start: minutes since the event started when the dealer rolled the dice (sets the multiplier).
-    deltas: base hand score per player before the multiplier (missing = 0): the MCR payments.
+    start: when the dealer rolled the dice (sets the multiplier): minutes since the event
+        started here, epoch seconds in ``survival_live``.
+    deltas: the win's payments per player before the multiplier (missing = 0): 底分 + 基本分,
+        ``rules_min.survival.split`` takes them out of a hand's settled deltas.
     winner / discarder: who won and who dealt in (discarder None with a winner = self-drawn;
         no winner = drawn hand). Used by the tie rule for simultaneous eliminations.
-    penalties: added unmultiplied (DECISION).
-    end: minutes since the event started when the hand ended (defaults to start); the end of
-        the eliminating hand is when the table finished (re-tabling order).
+    penalties: added unmultiplied (错和/诈和 payments, escalating penalties, ...).
+    end: when the hand ended (defaults to start); the end of the eliminating hand is when the
+        table finished (re-tabling order).
+    hand: the hand's number at the table (the record's ``hand``), for messages; None = position.
+    multiplier: the multiplier the box showed (the record's ``multiplier``), cross-checked:
+        a difference is listed in ``problems`` and the multiplier of ``start`` counts.
     """
 
     start: Any
@@ -97,12 +104,14 @@ class SurvivalHand:
     discarder: Optional[str] = None
     penalties: Mapping[str, int] = field(default_factory=_empty)
     end: Any = None
+    hand: Optional[int] = None
+    multiplier: Optional[int] = None
 
 
 @dataclass(frozen=True)
 class HandLog:
     hand: int
-    start: Fraction
+    start: Any
     multiplier: int
     before: Mapping[str, Score]
     after: Mapping[str, Score]
@@ -118,106 +127,157 @@ class SurvivalPlace:
 
 
 @dataclass(frozen=True)
+class Refused:
+    """A hand record that does not count. code: "after_bust" (keyed after the table ended),
+    or the live event's codes ("not_at_table", "bad_hand", "duplicate"); hand: its number."""
+
+    hand: int
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
 class SurvivalTableResult:
     """seats: E S W N at the start. scores: after the last hand. finished: someone is out.
     eliminated / survivors: best first by the seed's tie rules. order: survivors then the
     eliminated with places (shared when the rules cannot separate) — for the last table these
-    are the event's places 1-4."""
+    are the event's places 1-4. refused: hands that do not count (see ``Refused``); problems:
+    what the referee should look at (a recorded multiplier that differs, hands out of order)."""
 
     seats: tuple[str, ...]
     start_scores: Mapping[str, Score]
     hands: tuple[HandLog, ...]
     scores: Mapping[str, Score]
     finished: bool
-    finished_at: Optional[Fraction]
+    finished_at: Any
     eliminated: tuple[str, ...]
     survivors: tuple[str, ...]
     order: tuple[SurvivalPlace, ...]
+    refused: tuple[Refused, ...] = ()
+    problems: tuple[str, ...] = ()
 
 
 def _as_hand(h: Any) -> SurvivalHand:
     if isinstance(h, SurvivalHand):
         return h
     if isinstance(h, Mapping):
-        return SurvivalHand(**h)
+        try:
+            return SurvivalHand(**h)
+        except TypeError as e:
+            raise TournamentError("a hand has unknown fields: %s" % e) from None
     raise TournamentError("a hand must be a SurvivalHand or a mapping")
 
 
-def play_survival_table(scores: Mapping[str, Any], hands: Sequence[Any]) -> SurvivalTableResult:
+class SurvivalTable:
+    """One survival table, fed a hand at a time (the live event keeps one per running table).
+
+    scores: what each player brings, in seat order E S W N. multiplier_at(start) gives a hand's
+    multiplier from its start; time(t, what) converts and checks a time. ``add`` applies a hand
+    or raises TournamentError (malformed: nothing changes); after the bust it records the hand
+    as refused instead. ``result()`` is the table as it stands.
+    """
+
+    def __init__(self, scores: Mapping[str, Any], multiplier_at: Callable[[Any], int] = survival_multiplier,
+                 time: Callable[[Any, str], Any] = _time):
+        self.seats = tuple(check_player(p) for p in scores)
+        if not 2 <= len(self.seats) <= 4 or len(set(self.seats)) != len(self.seats):
+            raise TournamentError("a survival table seats 2 to 4 different players, not %r" % (self.seats,))
+        cur = {p: check_score(scores[p], "score of %s" % p) for p in self.seats}
+        for p, s in cur.items():
+            if rules.is_out(s):
+                raise TournamentError("player %s is already out (score %s)" % (p, s))
+        self._multiplier_at = multiplier_at
+        self._time = time
+        self.cur = cur
+        self.history = [dict(cur)]
+        self.logs: list[HandLog] = []
+        self.refused: list[Refused] = []
+        self.problems: list[str] = []
+        self.last: Optional[SurvivalHand] = None
+        self.finished_at = None
+        self.out: list[str] = []
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.out)
+
+    def add(self, raw: Any) -> Optional[HandLog]:
+        h = _as_hand(raw)
+        n = h.hand if h.hand is not None else len(self.logs) + len(self.refused) + 1
+        if self.out:
+            done = self.logs[-1].hand
+            self.refused.append(Refused(n, "after_bust", "hand %s was keyed after the table ended (a player was out after hand %s): "
+                                        "it does not count" % (n, done)))
+            return None
+        start = self._time(h.start, "start of hand %s" % n)
+        end = start if h.end is None else self._time(h.end, "end of hand %s" % n)
+        if end < start:
+            raise TournamentError("hand %s ends before it starts" % n)
+        for who in (h.winner, h.discarder):
+            if who is not None and who not in self.cur:
+                raise TournamentError("hand %s: %s is not at this table" % (n, who))
+        if h.discarder is not None and (h.winner is None or h.discarder == h.winner):
+            raise TournamentError("hand %s: a discarder needs a different winner" % n)
+        for part in (h.deltas, h.penalties):
+            for p, v in part.items():
+                if p not in self.cur:
+                    raise TournamentError("hand %s: %s is not at this table" % (n, p))
+                check_score(v, "hand %s points of %s" % (n, p))
+        try:
+            m = self._multiplier_at(start)
+        except ValueError as e:
+            raise TournamentError("hand %s: %s" % (n, e)) from None
+        if self.logs and start < self.logs[-1].start:
+            self.problems.append("hand %s starts before hand %s" % (n, self.logs[-1].hand))
+        if h.multiplier is not None and h.multiplier != m:
+            self.problems.append("hand %s: the box showed x%s, its start gives x%d (x%d counts)" % (n, h.multiplier, m, m))
+        before = dict(self.cur)
+        ch = rules.change([h.deltas.get(p, 0) for p in self.seats], [h.penalties.get(p, 0) for p in self.seats], m)
+        for p, c in zip(self.seats, ch):
+            self.cur[p] += c
+        self.out = [p for p in self.seats if rules.is_out(self.cur[p])]
+        self.history.append(dict(self.cur))
+        log = HandLog(n, start, m, MappingProxyType(before), MappingProxyType(dict(self.cur)), tuple(self.out))
+        self.logs.append(log)
+        self.last = h
+        if self.out:
+            self.finished_at = end
+        return log
+
+    def result(self) -> SurvivalTableResult:
+        hist = [[row[p] for p in self.seats] for row in self.history]
+        h = self.last
+        idx = {p: i for i, p in enumerate(self.seats)}
+        w = idx[h.winner] if h is not None and h.winner is not None else None
+        d = idx[h.discarder] if h is not None and h.discarder is not None else None
+        order = tuple(SurvivalPlace(place, self.seats[s], self.cur[self.seats[s]], o) for s, place, o in rules.table_order(hist, w, d))
+        return SurvivalTableResult(
+            self.seats,
+            MappingProxyType(dict(self.history[0])),
+            tuple(self.logs),
+            MappingProxyType(dict(self.cur)),
+            bool(self.out),
+            self.finished_at,
+            tuple(x.player for x in order if x.out),
+            tuple(x.player for x in order if not x.out),
+            order,
+            tuple(self.refused),
+            tuple(self.problems),
+        )
+
+
+def play_survival_table(scores: Mapping[str, Any], hands: Sequence[Any],
+                        multiplier_at: Callable[[Any], int] = survival_multiplier) -> SurvivalTableResult:
     """Apply a table's hands in order to the scores players brought (mapping order = seats E S W N).
 
-    Stops being valid after the first hand that puts a player at 0 or below: more hands after
-    it are refused. A table whose hands put nobody out is returned with finished False.
+    Hands after the first hand that puts a player at 0 or below do not count: they are listed in
+    ``refused`` (the table is not dropped). A table whose hands put nobody out is returned with
+    finished False. Malformed hands raise TournamentError.
     """
-    seats = tuple(check_player(p) for p in scores)
-    if not 2 <= len(seats) <= 4:
-        raise TournamentError("a survival table seats 2 to 4 players, not %d" % len(seats))
-    cur = {p: check_score(scores[p], "score of %s" % p) for p in seats}
-    for p, s in cur.items():
-        if s <= 0:
-            raise TournamentError("player %s is already out (score %s)" % (p, s))
-    history = [dict(cur)]
-    logs: list[HandLog] = []
-    last_start = None
-    last_hand: Optional[SurvivalHand] = None
-    finished_at = None
-    out: list[str] = []
-    for i, raw in enumerate(hands, 1):
-        h = _as_hand(raw)
-        if out:
-            raise TournamentError("hand %d comes after the table ended (player out after hand %d)" % (i, i - 1))
-        start = _time(h.start, "start of hand %d" % i)
-        if last_start is not None and start < last_start:
-            raise TournamentError("hand %d starts before hand %d" % (i, i - 1))
-        end = start if h.end is None else _time(h.end, "end of hand %d" % i)
-        if end < start:
-            raise TournamentError("hand %d ends before it starts" % i)
-        for who in (h.winner, h.discarder):
-            if who is not None and who not in cur:
-                raise TournamentError("hand %d: %s is not at this table" % (i, who))
-        if h.discarder is not None and (h.winner is None or h.discarder == h.winner):
-            raise TournamentError("hand %d: a discarder needs a different winner" % i)
-        for part in (h.deltas, h.penalties):
-            for p in part:
-                if p not in cur:
-                    raise TournamentError("hand %d: %s is not at this table" % (i, p))
-        m = survival_multiplier(start)
-        before = dict(cur)
-        for p in seats:
-            cur[p] += m * check_score(h.deltas.get(p, 0)) + check_score(h.penalties.get(p, 0))
-        out = [p for p in seats if cur[p] <= 0]
-        history.append(dict(cur))
-        logs.append(HandLog(i, start, m, MappingProxyType(before), MappingProxyType(dict(cur)), tuple(out)))
-        last_start, last_hand = start, h
-        if out:
-            finished_at = end
-
-    n = len(logs)
-    back = {p: tuple(history[j][p] for j in range(n - 1, -1, -1)) for p in seats}  # before last hand, ..., start
-    alive = [p for p in seats if cur[p] > 0]
-    # 追平胜: equal scores -> lower earlier score (caught up) first
-    skey = {p: (-cur[p], back[p]) for p in alive}
-    discarder_out = last_hand is not None and last_hand.winner is not None and last_hand.discarder in out
-    ekey = {p: (1 if discarder_out and p == last_hand.discarder else 0, tuple(-s for s in back[p])) for p in out}
-    survivors = sorted(alive, key=lambda p: (skey[p], p))
-    eliminated = sorted(out, key=lambda p: (ekey[p], p))
-    order: list[SurvivalPlace] = []
-    for group, key in ((survivors, skey), (eliminated, ekey)):
-        for j, p in enumerate(group):
-            shared = j and key[group[j - 1]] == key[p]
-            place = order[-1].place if shared else len(order) + 1
-            order.append(SurvivalPlace(place, p, cur[p], p in out))
-    return SurvivalTableResult(
-        seats,
-        MappingProxyType(dict(history[0])),
-        tuple(logs),
-        MappingProxyType(dict(cur)),
-        bool(out),
-        finished_at,
-        tuple(eliminated),
-        tuple(survivors),
-        tuple(order),
-    )
+    table = SurvivalTable(scores, multiplier_at)
+    for h in hands:
+        table.add(h)
+    return table.result()
 
 
 @dataclass(frozen=True)
@@ -295,63 +355,8 @@ def run_survival_event(
     entrants; ``play_table(table_start)`` returns the hands that table played (until a player was
     out). Tables finishing at the same minute are re-tabled together. Returns every table and
     the full ranking (places 1-4 from the last table per the seed; below, see the module doc).
+    The engine is ``survival_live.SurvivalEvent``, with every proposal confirmed as proposed.
     """
-    ranked = [check_player(p) for p in ranked]
-    if len(set(ranked)) != len(ranked):
-        raise TournamentError("a player is entered twice")
-    if len(ranked) < 4:
-        raise TournamentError("the survival event needs at least 4 players")
-    t0 = _time(start, "start")
-    rk = _rank_index(ranked)
-    scores: dict[str, Score] = {p: START_SCORE for p in ranked}
-    first, byes = snake_seating(ranked)
-    waiting = [Waiting(p, START_SCORE, t0) for p in byes]
-    running: list = []
-    played: list = []
-    out_records: list = []
-    counter = [0]
+    from .survival_live import run_scripted
 
-    def launch(seats: Sequence[str], t: Fraction, last: bool) -> None:
-        counter[0] += 1
-        info = SurvivalTableStart(counter[0], tuple(seats), MappingProxyType({p: scores[p] for p in seats}), t, last)
-        hands = [_as_hand(h) for h in play_table(info)]
-        if hands and _time(hands[0].start) < t:
-            raise TournamentError("table %d: first hand starts before the table was formed" % info.number)
-        res = play_survival_table(info.scores, hands)
-        if not res.finished:
-            raise TournamentError("table %d: the hands put nobody out" % info.number)
-        played.append((info, res))
-        heapq.heappush(running, (res.finished_at, info.number, info, res))
-
-    for i, tb in enumerate(first):
-        launch(tb.players, t0, last=len(first) == 1 and not byes)
-
-    top: list[SurvivalPlace] = []
-    while running:
-        t = running[0][0]
-        batch = []
-        while running and running[0][0] == t:
-            batch.append(heapq.heappop(running))
-        final = None
-        for _, _, info, res in batch:
-            for idx, p in enumerate(res.eliminated):
-                before = res.hands[-1].before[p]
-                out_records.append(((-t, idx, -before, rk(p)), p, res.scores[p]))
-            for p in res.survivors:
-                scores[p] = res.scores[p]
-                waiting.append(Waiting(p, res.scores[p], t))
-            if info.last:
-                final = res
-        if final is not None:
-            top = list(final.order)
-            break
-        tables, waiting = survival_retable(waiting, ranked)
-        for k, seats in enumerate(tables):
-            launch(seats, t, last=len(tables) == 1 and not running and not waiting)
-    else:
-        rest = sorted(waiting, key=lambda w: (-w.score, rk(w.player)))
-        top = [SurvivalPlace(i + 1, w.player, w.score, False) for i, w in enumerate(rest)]
-    in_top = {x.player for x in top}
-    below = sorted((r for r in out_records if r[1] not in in_top), key=lambda r: r[0])
-    ranking = top + [SurvivalPlace(len(top) + i + 1, p, s, True) for i, (_, p, s) in enumerate(below)]
-    return SurvivalEventResult(tuple(played), tuple(ranking))
+    return run_scripted(ranked, play_table, start)

@@ -81,7 +81,15 @@ def test_write_then_verify_a_sichuan_set(box, tmp_path):
     box.hooks.append(Person(box.emu, plan))
     box.start()
     reg = tmp_path / "reg.json"
+    # writing tags needs the box's key (TAGS_SET is authenticated): provision it, as sync does
+    keys = str(tmp_path / "keys.json")
+    p = subprocess.run([sys.executable, "-m", "host_tools", "sync", "--port", box.port_path, "--provision",
+                        "--key-file", keys], capture_output=True, text=True, timeout=60, cwd=str(REPO))
+    assert p.returncode == 0, p.stderr
     p = host(box.port_path, "write", "--set", str(set_id), "--rules", "sichuan", "--registry", str(reg))
+    assert p.returncode == 2 and "needs the key" in p.stderr  # without it: nothing written
+    p = host(box.port_path, "write", "--set", str(set_id), "--rules", "sichuan", "--registry", str(reg),
+             "--key-file", keys)
     assert p.returncode == 0, p.stderr[-3000:]
     res = json.loads(p.stdout)
     assert res["written"] == 107 and len(res["registry"]) == 1

@@ -1,4 +1,5 @@
-"""firmware/hmac_sha256.py against CPython's hmac, on CPython and on the MicroPython unix port."""
+"""protocol/sign.py: its HMAC-SHA256 against CPython's hmac, on CPython and on the MicroPython unix
+port; the record signature and the request MAC are the messages the protocol defines."""
 import hashlib
 import hmac
 import json
@@ -8,7 +9,8 @@ import subprocess
 
 import pytest
 
-from firmware.hmac_sha256 import HmacSha256, equal, hmac_sha256
+from protocol import sign as S
+from protocol.sign import HmacSha256, equal, hmac_sha256
 
 from .helpers import MICROPYTHON, REPO
 
@@ -43,6 +45,39 @@ def test_record_signature_is_the_contracts():
     dev, seq, payload = "box-7", 258, b"\x01{}"
     want = hmac.new(key, dev.encode() + b"\x00" + seq.to_bytes(4, "big") + payload, hashlib.sha256).hexdigest()
     assert HmacSha256(key).digest(dev.encode() + b"\x00", seq.to_bytes(4, "big"), payload).hex() == want
+    assert S.record_sig_hex(key, dev, seq, payload) == want
+    assert S.record_mac(HmacSha256(key), S.device_z(dev), S.seq4(seq), payload).hex() == want
+    assert S.record_sig_ok(key, dev, seq, payload, want) and S.record_sig_ok(key, dev, seq, payload, want.upper())
+
+
+@pytest.mark.parametrize("args", [
+    # altered record, other device, other seq, other key
+    (bytes(range(32)), "box-7", 258, b"\x01{ }"), (bytes(range(32)), "box-8", 258, b"\x01{}"),
+    (bytes(range(32)), "box-7", 259, b"\x01{}"), (bytes(range(1, 33)), "box-7", 258, b"\x01{}"),
+    # malformed: never an exception
+    (bytes(31), "box-7", 258, b"\x01{}"), (None, "box-7", 258, b"\x01{}"), (bytes(range(32)), None, 258, b""),
+    (bytes(range(32)), "box-7", -1, b""), (bytes(range(32)), "box-7", 1 << 32, b""), (bytes(range(32)), "box-7", True, b""),
+    (bytes(range(32)), "box-7", "258", b""), (bytes(range(32)), "box-7", 258, None), (bytes(range(32)), "\udc80", 1, b""),
+])
+def test_record_sig_ok_is_false_for_anything_else(args):
+    good = S.record_sig_hex(bytes(range(32)), "box-7", 258, b"\x01{}")
+    assert S.record_sig_ok(*args, good) is False
+    key = bytes(range(32))
+    for sig in (good[:-1], good + "0", "g" * 64, None, 5, good.encode(), " " + good[1:]):
+        assert S.record_sig_ok(key, "box-7", 258, b"\x01{}", sig) is False
+
+
+def test_the_three_messages_never_collide():
+    # a record signature is not a request MAC nor a wrap mask for the same bytes, by the prefixes
+    key, dev = bytes(range(32)), "box-1"
+    h, idz, nonce = HmacSha256(key), S.device_z(dev), bytes(16)
+    req = S.request_mac(h, idz, nonce, 3, b"\x00\x00\x00\x05")
+    assert req == hmac.new(key, b"req\x00" + idz + nonce + b"\x03" + b"\x00\x00\x00\x05", hashlib.sha256).digest()
+    assert S.authenticate(key, dev, nonce, 3, b"\x00\x00\x00\x05") == b"\x00\x00\x00\x05" + req
+    assert S.wrap_mask(h, idz, nonce) == hmac.new(key, b"wrap\x00" + idz + nonce, hashlib.sha256).digest()
+    assert len({req, S.wrap_mask(h, idz, nonce), S.record_sig(key, dev, 5, b"")}) == 3
+    new = bytes(range(50, 82))
+    assert bytes(a ^ b for a, b in zip(S.wrap_key(key, dev, nonce, new), S.wrap_mask(h, idz, nonce))) == new
 
 
 def test_equal():
@@ -56,7 +91,7 @@ def test_matches_cpython_hmac_on_micropython(tmp_path):
     script = tmp_path / "run.py"
     script.write_text(
         "import json, binascii\n"
-        "from firmware.hmac_sha256 import HmacSha256\n"
+        "from protocol.sign import HmacSha256\n"
         "for k, m in json.load(open(%r)):\n"
         "    k = binascii.unhexlify(k); m = binascii.unhexlify(m)\n"
         "    print(binascii.hexlify(HmacSha256(k).digest(m)).decode())\n" % str(tmp_path / "v.json"))

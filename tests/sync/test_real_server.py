@@ -13,7 +13,7 @@ import pytest
 
 from host_tools import sync
 
-from .helpers import REPO, ThreadDevice, FakeApp, journal_with, key_for, session_payloads
+from .helpers import REPO, FakeApp, ThreadDevice, journal_with, key_for, session_payloads, write_keys
 
 pytestmark = pytest.mark.skipif(not (REPO / "host_tools" / "server" / "main.py").exists(),
                                 reason="no host_tools/server yet")
@@ -52,6 +52,7 @@ def test_sync_to_the_tournament_server(tmp_path):
     j = journal_with(tmp_path / "j", session_payloads(1, "box-9"))
     app = FakeApp(j, "box-9")
     dev = ThreadDevice(lambda port_: Link(app, port_, str(tmp_path / "key")))
+    keys = write_keys(tmp_path / "keys.json", ["box-9"])
     try:
         dev.link._store_key(key_for("box-9"))
         for _ in range(100):
@@ -64,28 +65,28 @@ def test_sync_to_the_tournament_server(tmp_path):
         token = body["token"]
         # not registered yet: 403, nothing acknowledged
         with pytest.raises(sync.ServerError, match="403"):
-            sync.sync(dev.path, server=url, wake=0, timeout=0.3)
+            sync.sync(dev.path, server=url, key_file=keys, wake=0, timeout=0.3)
         assert j.acked == 0
         st, body = call(url, "POST", "/api/devices", {"id": "box-9", "key": key_for("box-9").hex()}, token)
         assert st in (200, 201), body
-        s = sync.sync(dev.path, server=url, wake=0, timeout=0.3)
-        assert s.line() == "pulled 19, uploaded 19, already known 0, refused 0" and j.acked == 19
-        s = sync.sync(dev.path, server=url, wake=0, timeout=0.3)
-        assert s.line() == "pulled 0, uploaded 0, already known 0, refused 0"
+        s = sync.sync(dev.path, server=url, key_file=keys, wake=0, timeout=0.3)
+        assert s.line() == "pulled 19, uploaded 19, already known 0, refused 0, set aside 0" and j.acked == 19
+        s = sync.sync(dev.path, server=url, key_file=keys, wake=0, timeout=0.3)
+        assert s.line() == "pulled 0, uploaded 0, already known 0, refused 0, set aside 0"
         # the same records from another copy of the journal: known, one by one and in a batch
         for batch in (False, True):
             j2 = journal_with(tmp_path / ("j2%d" % batch), session_payloads(1, "box-9"))
             d2 = ThreadDevice(lambda port_: Link(FakeApp(j2, "box-9"), port_, str(tmp_path / "key")))
-            s = sync.sync(d2.path, server=url, wake=0, timeout=0.3, batch=batch)
+            s = sync.sync(d2.path, server=url, key_file=keys, wake=0, timeout=0.3, batch=batch)
             d2.close()
-            assert s.line() == "pulled 19, uploaded 0, already known 19, refused 0" and j2.acked == 19
+            assert s.line() == "pulled 19, uploaded 0, already known 19, refused 0, set aside 0" and j2.acked == 19
             j2.close()
         # a different record under a stored (device, seq): 409, refused, not acknowledged
         other = session_payloads(2, "box-9")
         j3 = journal_with(tmp_path / "j3", other[:4])
         d3 = ThreadDevice(lambda port_: Link(FakeApp(j3, "box-9"), port_, str(tmp_path / "key")))
         with pytest.raises(sync.SyncError) as e:
-            sync.sync(d3.path, server=url, wake=0, timeout=0.3)
+            sync.sync(d3.path, server=url, key_file=keys, wake=0, timeout=0.3)
         d3.close()
         assert e.value.exit_code == sync.EXIT_REFUSED and "409" in str(e.value)
         assert e.value.summary.refused >= 1 and j3.acked < 4

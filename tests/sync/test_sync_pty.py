@@ -89,11 +89,11 @@ def test_simulator_on_a_pty_with_the_cli(tmp_path):
             code, summary, err = run_cli("--port", path, "--server", srv.url, "--key-file", keys, env=env)
             assert code == 0, err
             n = int(summary.split()[1].rstrip(","))
-            assert summary == "pulled %d, uploaded %d, already known 0, refused 0" % (n, n) and n >= 3
+            assert summary == "pulled %d, uploaded %d, already known 0, refused 0, set aside 0" % (n, n) and n >= 3
             assert "acknowledged up to %d" % n in err
             # again: nothing new
             code, summary, err = run_cli("--port", "auto", "--server", srv.url, env=env)
-            assert (code, summary) == (0, "pulled 0, uploaded 0, already known 0, refused 0"), err
+            assert (code, summary) == (0, "pulled 0, uploaded 0, already known 0, refused 0, set aside 0"), err
             sim.send_signal(signal.SIGTERM)
             assert sim.wait(20) == 0
             payloads, acked = journal_payloads(out / "journal")
@@ -120,13 +120,13 @@ def test_micropython_device_on_a_pty(tmp_path):
             n = s.pulled
             assert n >= 3 and (s.uploaded, s.known, s.refused) == (n, 0, 0)
             s = sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, **FAST)
-            assert s.line() == "pulled 0, uploaded 0, already known 0, refused 0"
+            assert s.line() == "pulled 0, uploaded 0, already known 0, refused 0, set aside 0"
             # the next session's config: the app journals a session record, the next sync takes it
             cfg = {"rules": "sichuan", "tournament": "T", "session": 4, "table": 2, "players": ["1", "2", "3", "4"],
                    "first_dealer": 0}
             sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, config=cfg, **FAST)
             with pytest.raises(sync.DeviceError) as e:  # a session is running now
-                sync.sync(mp.path, server=srv.url, ser=ser, config=cfg, **FAST)
+                sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, config=cfg, **FAST)
             assert "refused CONFIG: a session is running" in str(e.value)
             assert (e.value.summary.pulled, e.value.summary.uploaded) == (1, 1)  # its record, synced first
             s = sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, **FAST)
@@ -170,7 +170,7 @@ def test_offline_then_upload(tmp_path, thread_box):
     keys = write_keys(tmp_path / "keys.json", ["box-1"])
     off = tmp_path / "off"
     s = sync.sync(dev.path, offline=str(off), key_file=keys, **FAST)
-    assert s.line() == "pulled 19, uploaded 19, already known 0, refused 0"
+    assert s.line() == "pulled 19, uploaded 19, already known 0, refused 0, set aside 0"
     assert dev.app.j.acked == 19
     files = sorted(os.listdir(off / "box-1"))
     assert files == ["%010d.json" % i for i in range(1, 20)]
@@ -178,30 +178,31 @@ def test_offline_then_upload(tmp_path, thread_box):
     p = base64.b64decode(env["payload"])
     assert env["sig"] == hmac.new(key_for("box-1"), b"box-1\x00" + (5).to_bytes(4, "big") + p, hashlib.sha256).hexdigest()
     assert not [n for n in os.listdir(off / "box-1") if n.startswith(".tmp")]
-    assert sync.sync(dev.path, offline=str(off), **FAST).line() == "pulled 0, uploaded 0, already known 0, refused 0"
+    assert sync.sync(dev.path, offline=str(off), **FAST).line() == "pulled 0, uploaded 0, already known 0, refused 0, set aside 0"
     with MiniServer({"box-1": key_for("box-1")}) as srv:
         code, summary, err = run_cli("--upload", str(off), "--server", srv.url, "--key-file", keys)
-        assert (code, summary) == (0, "pulled 0, uploaded 19, already known 0, refused 0"), err
+        assert (code, summary) == (0, "pulled 0, uploaded 19, already known 0, refused 0, set aside 0"), err
         assert_server_holds(srv, "box-1", {seq: bytes(p) for seq, p in dev.app.j.records(1)})
         assert len(os.listdir(off / "box-1" / "uploaded")) == 19
         code, summary, err = run_cli("--upload", str(off), "--server", srv.url)
-        assert (code, summary) == (0, "pulled 0, uploaded 0, already known 0, refused 0")
+        assert (code, summary) == (0, "pulled 0, uploaded 0, already known 0, refused 0, set aside 0")
 
 
 def test_dead_server_then_resume(tmp_path, thread_box):
     dev = thread_box()
+    keys = write_keys(tmp_path / "keys.json", ["box-1"])
     with MiniServer({"box-1": key_for("box-1")}) as srv:
         srv.down = True
         with pytest.raises(sync.ServerError, match="unreachable") as e:
-            sync.sync(dev.path, server=srv.url, **FAST)
+            sync.sync(dev.path, server=srv.url, key_file=keys, **FAST)
         assert dev.app.j.acked == 0 and e.value.summary.pulled > 0
         # it comes back, then dies after two requests (mid-sync, chunks of 4)
         srv.down, srv.down_after = False, srv.requests + 2
         with pytest.raises(sync.ServerError):
-            sync.sync(dev.path, server=srv.url, chunk=4, **FAST)
+            sync.sync(dev.path, server=srv.url, key_file=keys, chunk=4, **FAST)
         assert dev.app.j.acked == 8 and len(srv.store.records) == 8
         srv.down, srv.down_after = False, None
-        s = sync.sync(dev.path, server=srv.url, chunk=4, **FAST)
+        s = sync.sync(dev.path, server=srv.url, key_file=keys, chunk=4, **FAST)
         assert (s.pulled, s.uploaded, s.known) == (11, 11, 0)
         assert dev.app.j.acked == 19
         assert_server_holds(srv, "box-1", {seq: bytes(p) for seq, p in dev.app.j.records(1)})
@@ -209,8 +210,9 @@ def test_dead_server_then_resume(tmp_path, thread_box):
 
 def test_batch_endpoint_missing_falls_back_to_single_uploads(tmp_path, thread_box):
     dev = thread_box()
+    keys = write_keys(tmp_path / "keys.json", ["box-1"])
     with MiniServer({"box-1": key_for("box-1")}, batch=False) as srv:
-        s = sync.sync(dev.path, server=srv.url, **FAST)
+        s = sync.sync(dev.path, server=srv.url, key_file=keys, **FAST)
         assert (s.uploaded, dev.app.j.acked) == (19, 19)
         assert srv.requests == 20  # one 404 on the batch, then one by one
 
@@ -242,14 +244,15 @@ def test_pulled_cable_mid_sync_then_the_next_run_goes_on(tmp_path, thread_box):
             self.budget -= len(data)
             return data
 
+    keys = write_keys(tmp_path / "keys.json", ["box-1"])
     with MiniServer({"box-1": key_for("box-1")}) as srv:
         cable = Cable(dev.path, 5000)  # about half the records
         with pytest.raises(sync.LinkError, match="serial line lost"):
-            sync.sync(dev.path, server=srv.url, ser=cable, chunk=4, **FAST)
+            sync.sync(dev.path, server=srv.url, key_file=keys, ser=cable, chunk=4, **FAST)
         cable.close()
         part = dev.app.j.acked
         assert 0 < part < 19 and len(srv.store.records) >= part
-        s = sync.sync(dev.path, server=srv.url, **FAST)
+        s = sync.sync(dev.path, server=srv.url, key_file=keys, **FAST)
         assert dev.app.j.acked == 19 and s.pulled == 19 - part
         assert_server_holds(srv, "box-1", {seq: bytes(p) for seq, p in dev.app.j.records(1)})
 
@@ -284,11 +287,12 @@ def test_device_reset_mid_sync(tmp_path, thread_box):
                 dev.thread.start()
             return self.s.write(data)
 
+    keys = write_keys(tmp_path / "keys.json", ["box-1"])
     with MiniServer({"box-1": key_for("box-1")}) as srv:
         ser = Resetting(dev.path)
-        s = sync.sync(dev.path, server=srv.url, ser=ser, chunk=4, **FAST)
+        s = sync.sync(dev.path, server=srv.url, key_file=keys, ser=ser, chunk=4, **FAST)
         ser.close()
-        assert s.line() == "pulled 19, uploaded 19, already known 0, refused 0"
+        assert s.line() == "pulled 19, uploaded 19, already known 0, refused 0, set aside 0"
         assert dev.app.j.acked == 19 and ser.writes > 5
 
 
@@ -306,23 +310,84 @@ def test_wrong_key_file_refuses_before_uploading(tmp_path, thread_box):
     keys = tmp_path / "keys.json"
     keys.write_text(json.dumps({"box-1": (b"\x09" * 32).hex()}))
     with MiniServer({"box-1": key_for("box-1")}) as srv:
+        # the first request that needs the key (the clock: the thread box's is off) fails
         code, summary, err = run_cli("--port", dev.path, "--server", srv.url, "--key-file", str(keys), "--timeout", "0.2")
+        assert code == 1 and "the key in the key file is not this box's" in err, err
+        assert srv.store.records == {} and dev.app.j.acked == 0
+        # without the clock, the signatures of the records pulled give it away
+        code, summary, err = run_cli("--port", dev.path, "--server", srv.url, "--key-file", str(keys), "--timeout", "0.2",
+                                     "--no-clock")
         assert code == 1 and "fails its signature" in err and "wrong key file" in err
         assert srv.store.records == {} and dev.app.j.acked == 0
 
 
-def test_server_400_is_refused_and_not_acknowledged(tmp_path, thread_box):
-    from firmware.app import payload
+def test_a_refused_record_blocks_without_a_quarantine_folder(tmp_path, thread_box):
     bad = session_payloads(1, "box-1")[:5]
     bad[2] = b"\x02not json"  # version 2: the server refuses it (400)
     dev = thread_box(payloads=bad)
+    keys = write_keys(tmp_path / "keys.json", ["box-1"])
     with MiniServer({"box-1": key_for("box-1")}) as srv:
-        code, summary, err = run_cli("--port", dev.path, "--server", srv.url, "--timeout", "0.2")
-        assert code == 3 and summary == "pulled 5, uploaded 4, already known 0, refused 1"
-        assert "seq 3: 400" in err
+        with pytest.raises(sync.SyncError) as e:
+            sync.sync(dev.path, server=srv.url, key_file=keys, **FAST)
+        assert e.value.exit_code == 3 and "seq 3: 400" in str(e.value)
+        assert e.value.summary.line() == "pulled 5, uploaded 4, already known 0, refused 1, set aside 0"
         assert dev.app.j.acked == 2  # only up to the refused one
-        code, summary, err = run_cli("--port", dev.path, "--server", srv.url, "--timeout", "0.2")
-        assert code == 3 and summary == "pulled 3, uploaded 0, already known 2, refused 1"
+        assert dev.link.aside == []
+
+
+def test_a_refused_record_is_set_aside_and_the_rest_goes_on(tmp_path, thread_box):
+    # issue 11: a record the server refuses must not block every later sync of the box
+    bad = session_payloads(1, "box-1")
+    bad[2] = b"\x02not json"  # version 2: the server refuses it (400)
+    dev = thread_box(payloads=bad)
+    keys = write_keys(tmp_path / "keys.json", ["box-1"])
+    quar = tmp_path / "quarantine"
+    with MiniServer({"box-1": key_for("box-1")}) as srv:
+        args = ("--port", dev.path, "--server", srv.url, "--timeout", "0.2", "--key-file", keys, "--quarantine", str(quar))
+        code, out, err = run_cli(*args)
+        lines = out.splitlines()
+        assert code == 3 and lines[0] == "pulled 19, uploaded 18, already known 0, refused 1, set aside 1", err
+        assert lines[1] == "set aside on the box: record 3: HTTP 400: payload version"
+        assert "set aside on the box and in" in err
+        # everything else is on the server and acknowledged; the box keeps record 3 for a referee
+        assert len(srv.store.records) == 18 and (("box-1", 3) not in srv.store.records)
+        assert dev.link.acked == 19 and dev.app.j.acked == 2
+        assert dev.link.aside == [[3, b"HTTP 400: payload version"]]
+        doc = json.load(open(quar / "box-1" / "0000000003.json"))
+        assert doc["status"] == 400 and doc["reason"] == "payload version" and doc["envelope"]["seq"] == 3
+        assert base64.b64decode(doc["envelope"]["payload"]) == bad[2]
+        # the next run: nothing new; record 3 is offered again and still refused: it stays aside
+        code, out, err = run_cli(*args)
+        assert code == 0 and out.splitlines() == ["pulled 0, uploaded 0, already known 0, refused 0, set aside 1",
+                                                  "set aside on the box: record 3: HTTP 400: payload version"]
+        assert "still refused" in err
+        # the server is fixed (here: it takes the record as it is now): the next run releases it
+        srv.store.accept_any_version = True
+        code, out, err = run_cli(*args)
+        assert code == 0 and out.splitlines()[0] == "pulled 0, uploaded 1, already known 0, refused 0, set aside 0", err
+        assert "released: record 3" in out
+        assert dev.link.aside == [] and dev.app.j.acked == 19
+        assert (quar / "box-1" / "resolved" / "0000000003.json").exists()
+        assert not (quar / "box-1" / "0000000003.json").exists()
+
+
+def test_a_referee_releases_a_record_set_aside(tmp_path, thread_box):
+    bad = session_payloads(1, "box-1")[:6]
+    bad[1] = bad[4] = b"\x02not json"
+    dev = thread_box(payloads=bad)
+    keys = write_keys(tmp_path / "keys.json", ["box-1"])
+    with MiniServer({"box-1": key_for("box-1")}) as srv:
+        with pytest.raises(sync.SyncError):
+            sync.sync(dev.path, server=srv.url, key_file=keys, quarantine=str(tmp_path / "q"), **FAST)
+        assert [q for q, _ in dev.link.aside] == [2, 5] and dev.app.j.acked == 1
+        # without the key nothing is released
+        code, out, err = run_cli("--port", dev.path, "--release", "2", "--timeout", "0.2")
+        assert code == 1 and "needs the box's key" in err and len(dev.link.aside) == 2
+        code, out, err = run_cli("--port", dev.path, "--release", "2", "--key-file", keys, "--timeout", "0.2")
+        assert code == 0 and "record 2 of box-1 released" in err
+        assert out.splitlines() == ["pulled 0, uploaded 0, already known 0, refused 0, set aside 1",
+                                    "set aside on the box: record 5: HTTP 400: payload version"]
+        assert [q for q, _ in dev.link.aside] == [5] and dev.app.j.acked == 4
 
 
 class LyingJournal:

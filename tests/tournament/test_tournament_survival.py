@@ -36,8 +36,11 @@ def test_threshold_during_a_hand_applies_from_the_next_hand():
     assert r.finished and r.finished_at == 40
     assert r.eliminated == ("C",) and r.survivors == ("D", "A", "B")
     assert [(p.place, p.player, p.out) for p in r.order] == [(1, "D", False), (2, "A", False), (3, "B", False), (4, "C", True)]
-    with pytest.raises(TournamentError):
-        play_survival_table(start, hands + [H(41, {})])  # the table ended with hand 3
+    # a hand keyed after the bust (hand 3) does not count and does not drop the table: it is
+    # listed for the referee and the result stands as of hand 3
+    late = play_survival_table(start, hands + [H(41, {"A": 24, "B": -8, "C": -8, "D": -8}, winner="A", discarder=None)])
+    assert dict(late.scores) == dict(r.scores) and late.order == r.order and len(late.hands) == 3
+    assert [(x.hand, x.code) for x in late.refused] == [(4, "after_bust")]
 
 
 def test_catch_up_wins_tie_between_survivors():

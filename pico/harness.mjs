@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+// The emulated box: one Pico (pico/lib/chip.mjs) with the parts of a board config (SSD1306 on
+// I2C, MFRC522 on SPI, the keypad matrix on GPIOs, USB CDC), driven by the host through JSON
+// lines on stdin, one reply line per request on stdout. pico/harness.py is the client.
+//
+// Requests ({"op": ..., ...}); every reply has "ok" and the chip's "ms" (emulated):
+//   boot     {fs | flash: path, uf2, elf, bootrom, mode, flash_timing, board: {display, reader,
+//             keypad}}                          power on (again) from a filesystem image or a whole
+//             flash image; "keep": true boots from the flash the chip has now (a reboot)
+//   run      {ms}                              run the chip; reply "out" (hex, USB CDC output
+//             since the last reply), "cut" (a power cut happened: the op) or "fault"
+//   write    {hex}                             bytes for the device's USB CDC input
+//   key      {key, down}                       a key of the keypad pressed / released
+//   tag      {id, uid, user}                   a tag placed on the reader (hex UID, user memory
+//             from page 4); lift {id} / lift {} takes one / all off
+//   display  {}                                "glass": 1024 bytes MONO_VLSB (hex), "frames"
+//   cut_at   {index}                           stop at this flash erase/program (-1: never)
+//   save     {path}                            write the 2 MiB flash image
+//   stats    {}                                counters
+import { readFileSync, writeFileSync } from 'fs';
+import { createInterface } from 'readline';
+import { Chip } from './lib/chip.mjs';
+import { loadFirmware } from './lib/firmware.mjs';
+import { Keypad } from './lib/keypad.mjs';
+import { MFRC522, Type2Tag } from './lib/mfrc522.mjs';
+import { SSD1306 } from './lib/ssd1306.mjs';
+
+const hex = (b) => Buffer.from(b).toString('hex');
+const unhex = (s) => Uint8Array.from(Buffer.from(s || '', 'hex'));
+
+class Box {
+  constructor() {
+    this.chip = null;
+    this.tags = new Map();
+    this.cutAt = -1;
+    this.out = [];
+    this.fw = null;
+  }
+
+  boot(req) {
+    let flash = null;
+    if (req.keep) {
+      if (!this.chip) throw new Error('no chip to reboot');
+      flash = this.chip.flashImage();
+    } else if (req.flash) flash = readFileSync(req.flash);
+    if (!req.keep || !this.fw) this.fw = loadFirmware({ uf2: req.uf2, elf: req.elf, bootrom: req.bootrom });
+    const fw = this.fw;
+    this.board = req.board || this.board;
+    this.bootReq = { mode: req.mode || (this.bootReq && this.bootReq.mode) || 'scripted',
+      flashTiming: req.flash_timing !== undefined ? req.flash_timing : true };
+    const chip = new Chip({
+      bootrom: fw.bootrom, uf2: fw.uf2, elf: fw.elf, flash,
+      fsImage: !flash && req.fs ? readFileSync(req.fs) : null,
+      mode: this.bootReq.mode, flashTiming: this.bootReq.flashTiming,
+    });
+    this.chip = chip;
+    if (process.env.PICO_TRACE) traceTimer(chip);
+    this.out = [];
+    chip.onOutput = (b) => this.out.push(b);
+    chip.onFlashOp = (op) => op.index !== this.cutAt;
+    const b = this.board;
+    const mcu = chip.mcu;
+    this.display = b.display ? new SSD1306(mcu.i2c[b.display.i2c_id], b.display.addr) : null;
+    this.reader = b.reader ? new MFRC522(mcu, mcu.spi[b.reader.spi_id], b.reader.cs, b.reader.rst) : null;
+    this.keypad = b.keypad ? new Keypad(mcu, b.keypad.rows, b.keypad.cols, b.keypad.keymap) : null;
+    // tags on the reader stay there across a reboot (they are not part of the box)
+    if (this.reader) for (const t of this.tags.values()) this.reader.place(t);
+    return {};
+  }
+
+  run(req) {
+    const chip = this.chip;
+    const end = chip.nanos + req.ms * 1e6;
+    const alive = chip.runUntil(end);
+    const r = { out: this._takeOut() };
+    if (!alive && chip.cut) r.cut = chip.cut;
+    if (!alive && chip.fault) r.fault = chip.fault;
+    return r;
+  }
+
+  _takeOut() {
+    const parts = this.out;
+    this.out = [];
+    return parts.map(hex).join('');
+  }
+
+  handle(req) {
+    const chip = this.chip;
+    switch (req.op) {
+      case 'boot': return this.boot(req);
+      case 'run': return this.run(req);
+      case 'write': chip.write(unhex(req.hex)); return {};
+      case 'key':
+        if (req.down) this.keypad.press(req.key); else this.keypad.release(req.key);
+        return {};
+      case 'keys_up': this.keypad.releaseAll(); return {};
+      case 'tag': {
+        const t = new Type2Tag(unhex(req.uid), unhex(req.user), { name: req.id });
+        this.tags.set(req.id, t);
+        this.reader.place(t);
+        return {};
+      }
+      case 'lift': {
+        const ids = req.id ? [req.id] : [...this.tags.keys()];
+        let reads = 0;
+        for (const id of ids) {
+          const t = this.tags.get(id);
+          if (!t) continue;
+          reads += t.reads;
+          this.reader.lift(t);
+          this.tags.delete(id);
+        }
+        return { reads };
+      }
+      case 'tag_reads': {
+        const t = this.tags.get(req.id);
+        return { reads: t ? t.reads : -1, state: t ? t.state : -1 };
+      }
+      case 'display': {
+        const d = this.display;
+        return { glass: hex(d.glass()), frames: d.frames, on: d.on, errors: d.errors.slice(0, 5) };
+      }
+      case 'cut_at': this.cutAt = req.index; return {};
+      case 'save': writeFileSync(req.path, chip.flashImage()); return {};
+      case 'stats':
+        return {
+          timer: chip.mcu.peripherals[0x40054].alarms.map((a) => [a.armed, a.targetMicros]),
+          alarms: (() => { const l = []; let a = chip.clock.nextAlarm; while (a) { l.push(a.nanos); a = a.next; } return l; })(),
+          now: chip.clock.nanos, waiting: chip.core.waiting, primask: chip.core.PM,
+          trace: chip.traceLog ? chip.traceLog.slice(-30) : null,
+          flash_ops: chip.flashOps, cycles: chip.cycles, connected: chip.connected, pc: chip.where(),
+          reader_frames: this.reader ? this.reader.frames : 0,
+          reader_errors: this.reader ? this.reader.errors.slice(0, 5) : [],
+        };
+      default: throw new Error(`unknown op ${req.op}`);
+    }
+  }
+}
+
+function traceTimer(chip) {
+  const timer = chip.mcu.peripherals[0x40054];
+  const w = timer.writeUint32;
+  const log = [];
+  chip.traceLog = log;
+  timer.writeUint32 = (o, v) => {
+    if (o >= 0x10 && o <= 0x1c) log.push(`${(chip.clock.nanos / 1000).toFixed(3)} arm${(o - 0x10) / 4} ${v} ${chip.where()}`);
+    return w(o, v);
+  };
+  const f = timer.fireAlarm.bind(timer);
+  timer.fireAlarm = (i) => {
+    f(i);
+    const c = chip.core;
+    log.push(`${(chip.clock.nanos / 1000).toFixed(3)} fire${i} waiting=${c.waiting} pend=${c.pendingInterrupts.toString(16)} en=${c.enabledInterrupts.toString(16)} PM=${c.PM} IPSR=${c.IPSR} ${chip.where()}`);
+    if (log.length > 200) log.splice(0, 100);
+  };
+}
+
+const box = new Box();
+const rl = createInterface({ input: process.stdin, terminal: false });
+rl.on('line', (line) => {
+  if (!line.trim()) return;
+  let reply;
+  try {
+    const req = JSON.parse(line);
+    reply = { ok: true, ...box.handle(req) };
+  } catch (e) {
+    reply = { ok: false, error: String(e && e.stack || e) };
+  }
+  reply.ms = box.chip ? box.chip.ms : 0;
+  process.stdout.write(JSON.stringify(reply) + '\n');
+});

@@ -1,0 +1,218 @@
+"""The host end of the emulated box (pico/harness.mjs in node): boot, run, keys, tags, USB CDC,
+display, power cuts.
+
+    with Pico(board="pico") as p:
+        p.boot(files=fsimage.tree("build/pico/fs"))     # stock UF2, .mpy files on littlefs
+        p.run(500)                                      # emulated ms
+        p.press("A"); p.tap(uid, user_memory)           # the board's keypad and reader
+        p.write(b"..."); p.read()                       # USB CDC
+        p.glass()                                       # 1024 bytes MONO_VLSB, as the glass shows
+        p.cut_at(12); p.run(...)                        # a power cut at the 12th flash write
+        p.boot(keep=True)                               # power on again from the flash as it is
+
+The part models take their pins from the board config (board_configs/pico.py), the same
+module `make firmware BOARD=pico` installs on the board.
+"""
+import json
+import os
+import subprocess
+import tempfile
+
+from pico import fsimage
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HARNESS = os.path.join(HERE, "harness.mjs")
+
+
+class ChipError(Exception):
+    pass
+
+
+def board_parts(board="pico"):
+    """The board config's parts as the harness models them (pins, buses, keymap)."""
+    from firmware.board import load
+    cfg = load(board)
+    d, r, k = cfg.DISPLAY, cfg.READER, cfg.KEYPAD
+    if d["driver"] != "ssd1306" or d["bus"] != "i2c" or r["driver"] != "mfrc522" or k["driver"] != "matrix":
+        raise ValueError("the harness models an SSD1306 on I2C, an MFRC522 on SPI and a key matrix")
+    return {
+        "display": {"i2c_id": d["i2c_id"], "addr": d.get("addr", 0x3C), "width": d["width"], "height": d["height"]},
+        "reader": {"spi_id": r["spi_id"], "cs": r["cs"], "rst": r.get("rst")},
+        "keypad": {"rows": list(k["rows"]), "cols": list(k["cols"]), "keymap": k["keymap"]},
+    }
+
+
+class Pico:
+    def __init__(self, board="pico", uf2=None, elf=None, mode="scripted", flash_timing=True):
+        self.parts = board_parts(board)
+        self.uf2 = uf2
+        self.elf = elf
+        self.mode = mode
+        self.flash_timing = flash_timing
+        self.tmp = tempfile.TemporaryDirectory(prefix="pico-box-")
+        self.proc = subprocess.Popen(["node", HARNESS], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, bufsize=1)
+        self.ms = 0.0
+        self.out = bytearray()  # USB CDC output not read yet
+        self.cut = None
+        self.fault = None
+        self._tag_n = 0
+
+    # ---- plumbing ----
+    def _req(self, op, **kw):
+        kw["op"] = op
+        self.proc.stdin.write(json.dumps(kw) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise ChipError("the harness ended (exit %s)" % self.proc.poll())
+        r = json.loads(line)
+        self.ms = r.get("ms", self.ms)
+        if not r.get("ok"):
+            raise ChipError(r.get("error"))
+        if r.get("out"):
+            self.out += bytes.fromhex(r["out"])
+        return r
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.tmp.cleanup()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ---- power ----
+    def boot(self, files=None, image=None, flash=None, keep=False):
+        """Power on from files ({path: bytes}), a littlefs image, a whole flash image (bytes), or
+        (keep=True) the flash the chip has now."""
+        kw = {"mode": self.mode, "flash_timing": self.flash_timing, "board": self.parts}
+        if self.uf2:
+            kw["uf2"] = self.uf2
+        if self.elf:
+            kw["elf"] = self.elf
+        if keep:
+            kw["keep"] = True
+        elif flash is not None:
+            p = os.path.join(self.tmp.name, "boot-flash.bin")
+            with open(p, "wb") as f:
+                f.write(flash)
+            kw["flash"] = p
+        else:
+            if image is None:
+                image = fsimage.build(files or {})
+            p = os.path.join(self.tmp.name, "boot-fs.img")
+            with open(p, "wb") as f:
+                f.write(image)
+            kw["fs"] = p
+        self.cut = None
+        self.fault = None
+        self.out = bytearray()
+        return self._req("boot", **kw)
+
+    def cut_at(self, index):
+        """Cut the power when the chip calls flash erase/program number `index` (from 0 at this
+        boot); the flash stays as it was before that call."""
+        self._req("cut_at", index=index)
+
+    def flash(self):
+        p = os.path.join(self.tmp.name, "flash.bin")
+        self._req("save", path=p)
+        with open(p, "rb") as f:
+            return f.read()
+
+    def files(self):
+        return fsimage.read(self.flash())
+
+    # ---- time ----
+    def run(self, ms):
+        """Run the chip for `ms` emulated milliseconds. False when it stopped (power cut or fault)."""
+        r = self._req("run", ms=ms)
+        if r.get("cut"):
+            self.cut = r["cut"]
+            return False
+        if r.get("fault"):
+            self.fault = r["fault"]
+            raise ChipError("chip fault: " + r["fault"])
+        return True
+
+    # ---- USB CDC ----
+    def write(self, data):
+        self._req("write", hex=bytes(data).hex())
+
+    def read(self):
+        out = bytes(self.out)
+        self.out = bytearray()
+        return out
+
+    # ---- keypad ----
+    def key(self, k, down):
+        self._req("key", key=k, down=bool(down))
+
+    def press(self, k, hold_ms=60, gap_ms=60):
+        self.key(k, True)
+        ok = self.run(hold_ms)
+        self.key(k, False)
+        return ok and self.run(gap_ms)
+
+    # ---- reader ----
+    def place(self, uid, user, tag_id=None):
+        if tag_id is None:
+            self._tag_n += 1
+            tag_id = "t%d" % self._tag_n
+        self._req("tag", id=tag_id, uid=bytes(uid).hex(), user=bytes(user).hex())
+        return tag_id
+
+    def lift(self, tag_id=None):
+        kw = {"id": tag_id} if tag_id else {}
+        return self._req("lift", **kw)["reads"]
+
+    def tag_reads(self, tag_id):
+        return self._req("tag_reads", id=tag_id)["reads"]
+
+    # ---- display ----
+    def display(self):
+        return self._req("display")
+
+    def glass(self):
+        return bytes.fromhex(self.display()["glass"])
+
+    def stats(self):
+        return self._req("stats")
+
+
+
+def raw_exec(p, code, max_ms=60000, step_ms=20):
+    """Run `code` on the board's raw REPL (the board must be at the REPL: no main.py loop).
+    Returns (status, stdout, exception text): status "ok", "error", or "cut" when the power was
+    cut first (stdout then holds what the script had printed)."""
+    p.read()
+    p.write(b"\x03\x03\x01")
+    buf = bytearray()
+    end = p.ms + max_ms
+    stage = 0
+    while p.ms < end:
+        alive = p.run(step_ms)
+        buf += p.read()
+        if stage == 0 and b"raw REPL; CTRL-B to exit\r\n>" in buf:
+            buf = bytearray()
+            p.write(code.encode() + b"\x04")
+            stage = 1
+        elif stage == 1 and buf.count(b"\x04") >= 2:
+            i = buf.index(b"OK") + 2
+            j = buf.index(b"\x04", i)
+            k = buf.index(b"\x04", j + 1)
+            err = buf[j + 1:k].decode()
+            return ("ok" if not err else "error"), buf[i:j].decode().replace("\r\n", "\n"), err
+        if not alive:
+            out = buf[buf.index(b"OK") + 2:] if b"OK" in buf else b""
+            return "cut", bytes(out).decode(errors="replace").replace("\r\n", "\n"), ""
+    raise ChipError("raw REPL: no answer in %d ms" % max_ms)

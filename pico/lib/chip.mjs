@@ -1,0 +1,282 @@
+// One emulated Raspberry Pi Pico: rp2040js's RP2040 booted from the boot ROM and a UF2, with the
+// flash writes that rp2040js does not emulate applied to its flash array, the USB CDC port, and a
+// clock the harness steps.
+//
+// Flash writes. MicroPython's littlefs (rp2.Flash) erases and programs through the SDK's
+// flash_range_erase(offs, count) and flash_range_program(offs, data, count), which run from RAM.
+// Their addresses come from the firmware ELF's symbol table; when the core is about to execute
+// the first instruction of either, the harness does the erase (0xFF) or program (NOR: bits only
+// clear) on the flash array itself and returns to the caller (PC = LR), so littlefs formats,
+// writes and survives a reboot. `onFlashOp(op)` sees each call first; returning false stops the
+// chip right there with the flash as it was (a power cut).
+//
+// Time. rp2040js counts Cortex-M0+ cycles at 125 MHz; while the core sleeps (WFE/WFI) the clock
+// jumps to the next alarm, so an idle chip runs fast. Two modes:
+//   "cycles"   time follows the cycles executed (benchmarks: ticks_us is the chip's own figure);
+//   "scripted" computing takes no time: the clock moves only while the core sleeps, so the
+//              firmware's clock is exactly the scenario's (like the desktop simulator, whose
+//              steps take no time). A loop that polls the timer without sleeping (a busy-wait,
+//              e.g. mp_hal_delay_us) would then never end: after SPIN_READS timer reads without a
+//              sleep, time follows the cycles again until the next sleep.
+// Real flash timing (W25Q16JV typical: 4 KiB sector erase 45 ms, 256 B page program 0.4 ms) is
+// added in "cycles" mode unless flashTiming is false; the CPU waits for the flash as on a board.
+import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
+import { readElf } from './elf.mjs';
+import { loadUf2 } from './uf2.mjs';
+
+export const FLASH_SIZE = 2 * 1024 * 1024; // the Pico's W25Q16JV
+export const FS_OFFSET = 0xa0000; // MicroPython rp2: littlefs from here to the end of flash
+const CYCLE_NS = 1e9 / 125e6;
+const SPIN_READS = 200;
+const ERASE_NS_PER_SECTOR = 45e6;
+const PROGRAM_NS_PER_PAGE = 0.4e6;
+const BKPT_ERASE = 0xf1;
+const BKPT_PROGRAM = 0xf2;
+const TIMER_BASE = 0x40054;
+const TIMER_READS = new Set([0x0c, 0x24, 0x28]); // TIMELR, TIMERAWH, TIMERAWL
+
+export class PowerCut extends Error {}
+
+export class Chip {
+  /**
+   * bootrom: Uint32Array (16 KiB); uf2: bytes, or flash: a whole flash image to boot from
+   * (a reboot after a power cut); fsImage: bytes written at FS_OFFSET; elf: firmware ELF bytes.
+   */
+  constructor({ bootrom, uf2, flash, fsImage, elf, mode = 'cycles', flashTiming = true, log = null }) {
+    const mcu = new RP2040();
+    this.mcu = mcu;
+    mcu.logger = new ConsoleLogger(log ? LogLevel.Debug : LogLevel.Error);
+    mcu.loadBootrom(bootrom);
+    if (flash) {
+      mcu.flash.set(flash.subarray(0, FLASH_SIZE));
+    } else {
+      const top = loadUf2(uf2, mcu.flash);
+      if (top > FS_OFFSET) throw new Error('firmware overlaps the filesystem at 0xA0000');
+    }
+    if (fsImage) {
+      if (fsImage.length > FLASH_SIZE - FS_OFFSET) throw new Error('filesystem image too large');
+      mcu.flash.set(fsImage, FS_OFFSET);
+    }
+    mcu.core.PC = 0x10000000;
+    this.core = mcu.core;
+    this.clock = mcu.clock;
+    this.mode = mode;
+    this.flashTiming = flashTiming && mode === 'cycles';
+    const syms = readElf(elf).symbols;
+    this.symbols = syms;
+    const addr = (n) => {
+      const s = syms.get(n);
+      if (!s) throw new Error(`${n} not in the firmware ELF`);
+      return s.value & ~1;
+    };
+    this.eraseAt = addr('flash_range_erase');
+    this.programAt = addr('flash_range_program');
+    this.mainAt = addr('main');
+    this.patched = false;
+    this.saved = [];
+    this.fault = null;
+    mcu.onBreak = (code) => this._onBreak(code);
+    this.flashOps = 0;
+    this.onFlashOp = null;
+    this.stopped = false;
+    this.cut = null;
+    this.spinReads = 0;
+    this.spinning = false;
+    this.cycles = 0;
+    this._watchTimer();
+
+    this.output = [];
+    this.onOutput = null;
+    this.inQueue = [];
+    this.connected = false;
+    const cdc = new USBCDC(mcu.usbCtrl);
+    this.cdc = cdc;
+    cdc.onDeviceConnected = () => { this.connected = true; };
+    // A real host sends on a bulk OUT endpoint only when it has data (else it NAKs). rp2040js's
+    // USBCDC answers every read at once, empty when it has nothing, so the device would take a
+    // USB interrupt every 10 us and never sleep: hold an empty read until there is input.
+    this.pendingRead = null;
+    const usb = mcu.usbCtrl;
+    const cdcRead = usb.onEndpointRead;
+    usb.onEndpointRead = (endpoint, size) => {
+      if (cdc.txFIFO.itemCount === 0 && this.inQueue.length === 0) this.pendingRead = [endpoint, size];
+      else cdcRead(endpoint, size);
+    };
+    this._cdcRead = cdcRead;
+    cdc.onSerialData = (buf) => {
+      const b = Uint8Array.from(buf);
+      if (this.onOutput) this.onOutput(b);
+      else this.output.push(b);
+    };
+  }
+
+  _watchTimer() {
+    const timer = this.mcu.peripherals[TIMER_BASE];
+    const clock = this.clock;
+    const read = timer.readUint32.bind(timer);
+    timer.readUint32 = (offset) => {
+      if (TIMER_READS.has(offset) && ++this.spinReads > SPIN_READS) this.spinning = true;
+      return read(offset);
+    };
+    // rp2040js schedules an alarm (value - nanos / 1000) >>> 0 us ahead: with the clock between
+    // two microseconds, an alarm for the current microsecond wraps to 71 minutes and the chip
+    // sleeps for ever. The timer reads whole microseconds: the alarm fires at the start of the
+    // microsecond it names (now, if that is the current one).
+    const write = timer.writeUint32.bind(timer);
+    timer.writeUint32 = (offset, value) => {
+      if (offset < 0x10 || offset > 0x1c) return write(offset, value);
+      const alarm = timer.alarms[(offset - 0x10) >> 2];
+      const nowUs = Math.floor(clock.nanos / 1000);
+      const delta = (value - nowUs) >>> 0;
+      alarm.armed = true;
+      alarm.targetMicros = value;
+      alarm.clockAlarm.schedule(Math.max(0, nowUs * 1000 + delta * 1000 - clock.nanos));
+      return undefined;
+    };
+  }
+
+  get nanos() { return this.clock.nanos; }
+  get ms() { return this.clock.nanos / 1e6; }
+
+  /** Bytes for the device's USB CDC input; fed only as fast as the device reads them. */
+  write(bytes) {
+    for (const b of bytes) this.inQueue.push(b);
+  }
+
+  takeOutput() {
+    const parts = this.output;
+    this.output = [];
+    let n = 0;
+    for (const p of parts) n += p.length;
+    const out = new Uint8Array(n);
+    let o = 0;
+    for (const p of parts) { out.set(p, o); o += p.length; }
+    return out;
+  }
+
+  _feed() {
+    const fifo = this.cdc.txFIFO;
+    while (this.inQueue.length && fifo.itemCount < fifo.size) fifo.push(this.inQueue.shift());
+    if (this.pendingRead && fifo.itemCount) {
+      const [endpoint, size] = this.pendingRead;
+      this.pendingRead = null;
+      this._cdcRead(endpoint, size);
+    }
+  }
+
+  _flashCall(kind) {
+    const core = this.core;
+    const r = core.registers;
+    const offs = r[0];
+    const count = kind === 'erase' ? r[1] : r[2];
+    const op = { kind, offset: offs, count, index: this.flashOps, ms: this.ms };
+    if (this.onFlashOp && this.onFlashOp(op) === false) {
+      this.stopped = true;
+      this.cut = op;
+      return false;
+    }
+    this.flashOps++;
+    const flash = this.mcu.flash;
+    if (offs + count > FLASH_SIZE) throw new Error(`flash ${kind} past the end: ${offs}+${count}`);
+    if (kind === 'erase') {
+      flash.fill(0xff, offs, offs + count);
+      if (this.flashTiming) this.clock.tick(Math.ceil(count / 4096) * ERASE_NS_PER_SECTOR);
+    } else {
+      const src = r[1];
+      const mcu = this.mcu;
+      for (let i = 0; i < count; i++) flash[offs + i] &= mcu.readUint8(src + i);
+      if (this.flashTiming) this.clock.tick(Math.ceil(count / 256) * PROGRAM_NS_PER_PAGE);
+    }
+    core.PC = core.LR & ~1; // return to the caller
+    return true;
+  }
+
+  /**
+   * Run until the clock reaches `untilNs` (absolute), `stop()` is called, or a power cut.
+   * In "scripted" mode a burst of computing does not move the clock: the call returns when the
+   * core next sleeps past untilNs.
+   */
+  runUntil(untilNs) {
+    const core = this.core;
+    const clock = this.clock;
+    const scripted = this.mode === 'scripted';
+    this.stopped = false;
+    if (!this.patched) this._bootToMain(untilNs);
+    while (clock.nanos < untilNs && !this.stopped) {
+      if (core.waiting) {
+        this.spinReads = 0;
+        this.spinning = false;
+        const next = clock.nanosToNextAlarm;
+        const left = untilNs - clock.nanos;
+        clock.tick(next > 0 && next < left ? next : left);
+        continue;
+      }
+      const cycles = core.executeInstruction();
+      this.cycles += cycles;
+      if (!scripted || this.spinning) clock.tick(cycles * CYCLE_NS);
+    }
+    this._feed();
+    return !this.stopped;
+  }
+
+  // The flash functions live in RAM, copied there by the C runtime before main(). Until main()
+  // the loop watches the PC; at main() a BKPT goes at the entry of each (in RAM only: the flash
+  // keeps the firmware as built) and the core reports it through onBreak.
+  _bootToMain(untilNs) {
+    const core = this.core;
+    const clock = this.clock;
+    while (clock.nanos < untilNs && !this.stopped) {
+      if (core.registers[15] === this.mainAt) {
+        for (const [at, code] of [[this.eraseAt, BKPT_ERASE], [this.programAt, BKPT_PROGRAM]]) {
+          const o = at - 0x20000000;
+          this.saved.push([o, this.mcu.sram[o], this.mcu.sram[o + 1]]);
+          this.mcu.sram[o] = code;
+          this.mcu.sram[o + 1] = 0xbe;
+        }
+        this.patched = true;
+        return;
+      }
+      const cycles = core.executeInstruction();
+      this.cycles += cycles;
+      clock.tick(cycles * CYCLE_NS);
+    }
+  }
+
+  _onBreak(code) {
+    const core = this.core;
+    if (code === BKPT_ERASE || code === BKPT_PROGRAM) {
+      const entry = core.PC - 2;
+      if (!this._flashCall(code === BKPT_ERASE ? 'erase' : 'program')) core.PC = entry;
+      return;
+    }
+    this.stopped = true;
+    this.fault = `breakpoint ${code} at 0x${(core.PC - 2).toString(16)}`;
+  }
+
+  /** Run in slices of `sliceMs` until pred() is true (checked between slices), or `maxMs` passes. */
+  runWhile(pred, maxMs, sliceMs = 1) {
+    const end = this.clock.nanos + maxMs * 1e6;
+    while (this.clock.nanos < end) {
+      if (!pred()) return true;
+      if (!this.runUntil(Math.min(end, this.clock.nanos + sliceMs * 1e6))) return false;
+    }
+    return !pred();
+  }
+
+  stop() { this.stopped = true; }
+
+  /** The function the core is in (for a stuck chip's report). */
+  where(pc = this.core.PC) {
+    let best = null;
+    for (const [name, s] of this.symbols) {
+      const a = s.value & ~1;
+      if (s.size && pc >= a && pc < a + s.size) { best = name; break; }
+    }
+    return `${best || '?'} (0x${pc.toString(16)})`;
+  }
+
+  /** The whole flash (2 MiB): firmware and filesystem, as a board would keep it without power. */
+  flashImage() { return this.mcu.flash.slice(0, FLASH_SIZE); }
+
+  fsImage() { return this.mcu.flash.slice(FS_OFFSET, FLASH_SIZE); }
+}

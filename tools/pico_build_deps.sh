@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Debian packages the Pico firmware build needs (tools/pico_uf2.py, BUILD.txt of the MicroPython
+# source bundle): the Arm cross compiler with newlib, CMake, a host C compiler. Installed when
+# missing (as root; otherwise it says what to install). Quiet when all is there.
+set -euo pipefail
+missing=()
+command -v arm-none-eabi-gcc >/dev/null || missing+=(gcc-arm-none-eabi)
+[ -e /usr/lib/arm-none-eabi/include/stdio.h ] || [ -e /usr/lib/arm-none-eabi/newlib/libc.a ] || missing+=(libnewlib-arm-none-eabi)
+[ -d /usr/lib/arm-none-eabi/include/c++ ] || missing+=(libstdc++-arm-none-eabi-newlib)
+command -v cmake >/dev/null || missing+=(cmake)
+command -v cc >/dev/null && command -v make >/dev/null || missing+=(build-essential)
+command -v xz >/dev/null || missing+=(xz-utils)
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+    echo "missing Debian packages: ${missing[*]} (run: sudo apt-get install ${missing[*]})" >&2
+    exit 1
+fi
+echo "installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >&2
+apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
