@@ -205,6 +205,14 @@ class App:
         rows = layout.rows_of(v, lines)
         per = v.rows - (1 if head is not None else 0)
         n = 1 if len(rows) <= per else (len(rows) + per - 1) // per
+        if n > 1 and self.state not in S.PAGED:
+            # a step that has # for OK keeps to one page: what does not fit (the message comes
+            # first) is left off; tests/app/test_screens.py keeps the reviewed screens clear of it
+            self.hidden = len(rows) - per
+            rows = rows[:per]
+            n = 1
+        else:
+            self.hidden = 0
         self._pages = n
         if self.page >= n:
             self.page = 0

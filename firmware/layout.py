@@ -6,7 +6,9 @@
 #
 # A line is a str ("left\tright": the right part is right-aligned, as firmware/render.py draws
 # it) or a pair (left, right) of such cells: one row of two columns when both fit half the
-# width, else a row each. Widths come from the renderer's font (View.of(renderer)); without one
+# width, else a row each; a pair (left, right, True) is one row always (the left part of a
+# cell too wide is cut short, its right part kept: a score stays whole, a long player id ends
+# in dots). On a wide screen (view.wide) every cell has a row of its own. Widths come from the renderer's font (View.of(renderer)); without one
 # (the headless app) a 128x64 screen's 12 px font is assumed: 12 px a CJK character, 6 an ASCII.
 
 COL = "\x1e"   # between the two cells of a row drawn in two columns (firmware/render.py)
@@ -91,8 +93,8 @@ def rows_of(view, lines):
     half = view.half()
     for ln in lines:
         if isinstance(ln, tuple):
-            a, b = ln
-            if view.cell(a) <= half and view.cell(b) <= half and not view.wide:
+            a, b = ln[0], ln[1]
+            if not view.wide and (len(ln) > 2 or (view.cell(a) <= half and view.cell(b) <= half)):
                 out.append(a + COL + b)
             else:
                 out.extend(wrap(view, a))

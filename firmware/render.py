@@ -183,7 +183,7 @@ class Renderer:
         if self.rows < 1:
             raise ValueError("screen too small for the font")
         self.ell_w = 6 * self.dot  # ". . ." and a gap before it
-        self.col_gap = 2 * self.mx + 2  # between the two columns of a row
+        self.col_gap = 2 * self.mx + 1  # between the two columns of a row (a dotted rule in it)
         self.cut = 0  # texts cut short (with an ellipsis) since this was last set to 0
         self._palbuf = bytearray(4)
         self._pal = framebuf.FrameBuffer(self._palbuf, 2, 1, framebuf.RGB565)
@@ -291,6 +291,10 @@ class Renderer:
             half = (limit - x - self.col_gap) >> 1
             self._cell(fb, b, 0, c, x, y, x + half, fg, bg)
             self._cell(fb, b, c + 1, n, limit - half, y, limit, fg, bg)
+            # a dotted rule between the columns, so that "0 南 102" does not read as one cell
+            rx = x + half + (self.col_gap >> 1)
+            for k in range(0, self.font.height, 2):
+                fb.pixel(rx, y + k, self.colors[RULE])
             return
         self._cell(fb, b, 0, n, x, y, limit, fg, bg)
 

@@ -120,7 +120,7 @@ TEXTS = Table(
     "*返回|* back|"  # BACK_HINT
     "#确认 *返回|# OK  * back|"  # OK_HINT
     "数字 #确认 *删|digits, # OK, * delete|"  # DIGITS_HINT
-    "按座号确认 %s|Seats OK: %s|"  # CONFIRM_HINT
+    "确认 %s|OK %s|"  # CONFIRM_HINT
     "#翻页|# page|"  # PAGE_HINT
     "已保存|Saved|"  # SAVED
     "出错 已复位|Error, reset|"  # ERROR

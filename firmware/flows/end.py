@@ -11,7 +11,7 @@ _TX = T.Table(
     "对局结束|Session over|"  # _ENDED_TITLE
     "名次 选手\t得分|Place Player\tPoints|"  # _END_HEAD
     "名次 选手\t得分 标准分|# Player\tPoints Std|"  # _END_HEAD_STD
-    "D新对局 4裁判|D new  4 referee|"  # _ENDED_HINT
+    "D新对局 4裁判|D new 4 ref|"  # _ENDED_HINT
 )
 
 

@@ -23,8 +23,8 @@ _TX = T.Table(
     "5 English|5 English|"  # _LANG_EN
     "5 中文|5 中文|"  # _LANG_CN
     "时间到|Time is up|"  # _TIMEOUT_TITLE
-    "本盘不计分 #结束|This hand counts nothing|"  # _TIMEOUT_MCR
-    "已结算的杠保留 #结束|Settled kongs stand|"  # _TIMEOUT_KEEP
+    "本盘不计分|This hand counts nothing|"  # _TIMEOUT_MCR
+    "已结算的杠保留|Settled kongs stand|"  # _TIMEOUT_KEEP
 )
 
 

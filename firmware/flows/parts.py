@@ -28,13 +28,18 @@ def seat_lines(app, skip=-1):
     return [(cells[0], cells[1]), (cells[2], cells[3])]
 
 
+def signed(n):
+    """+38, -8, and 0 with no sign."""
+    return "%+d" % n if n else "0"
+
+
 def points_lines(app, pts, by_key=True):
     """Points per chair labelled by player ("1 101\t+38"), two a row."""
     s = app.session
     cells = []
     for c in range(4):
         label = ("%d " % (c + 1) if by_key else wind(app, c)) + s.player_at(c)
-        cells.append("%s\t%+d" % (label, pts[c]))
+        cells.append("%s\t%s" % (label, signed(pts[c])))
     return [(cells[0], cells[1]), (cells[2], cells[3])]
 
 

@@ -10,20 +10,18 @@ _MAIN_HINT = const(1)
 _UNDO_LINE = const(2)
 _REDO_LINE = const(3)
 _ALSO_WON_LINE = const(4)
-_UNDONE = const(5)
-_CANNOT_REDO = const(6)
-_EV_WIN = const(7)
-_EV_KONG = const(8)
-_EV_DECLARE = const(9)
-_EV_PENALTY = const(10)
-_EV_OTHER = const(11)
+_CANNOT_REDO = const(5)
+_EV_WIN = const(6)
+_EV_KONG = const(7)
+_EV_DECLARE = const(8)
+_EV_PENALTY = const(9)
+_EV_OTHER = const(10)
 _TX = T.Table(
     "第%d/%d盘 %s风 %d分|Hand %d/%d %s %dmin|"  # _MAIN_TITLE
     "A和 B杠 C罚 D更多|A win B kong C pen D|"  # _MAIN_HINT
     "*撤销: %s|* undo: %s|"  # _UNDO_LINE
-    "#恢复刚撤销的|# redo what was undone|"  # _REDO_LINE
+    "已撤销%s #恢复|# redo %s|"  # _REDO_LINE
     "1-4: 同一张另一家和|1-4: another won it too|"  # _ALSO_WON_LINE
-    "已撤销: %s|Undone: %s|"  # _UNDONE
     "不能恢复|Cannot redo that|"  # _CANNOT_REDO
     "%s 和牌|%s's win|"  # _EV_WIN
     "%s 的杠|%s's kong|"  # _EV_KONG
@@ -71,9 +69,9 @@ def s_main(app):
     cells = []
     for c in range(4):
         cells.append("%s %s\t%d" % (parts.wind(app, c), s.player_at(c), s.totals[s.chairs[c]] + run[c]))
-    lines = [(cells[0], cells[1]), (cells[2], cells[3])]
+    lines = [(cells[0], cells[1], True), (cells[2], cells[3], True)]   # all four on two rows
     if app.d.get("redo") is not None:
-        lines.append(_t(app, _REDO_LINE))
+        lines.append(_t(app, _REDO_LINE) % describe(app, app.d["redo"]))
     elif open_discard(app) is not None:
         lines.append(_t(app, _ALSO_WON_LINE))
     elif app.events:
@@ -92,8 +90,7 @@ def k_main(app, key):
         app.go("more")
     elif key == "*" and app.events:
         ev = app.undo()
-        app.d = {"redo": ev}
-        app.show(_t(app, _UNDONE), describe(app, ev))
+        app.d = {"redo": ev}   # the main screen says what went and that # puts it back
     elif key == "#" and app.d.get("redo") is not None:
         ev = app.d.pop("redo")
         pay, err = app.preview(ev)

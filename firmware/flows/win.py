@@ -41,7 +41,7 @@ _TX = T.Table(
     "0 自摸|0 self-drawn|"  # _SELF_DRAWN_0
     "和牌者不能点炮|The winner cannot be the discarder|"  # _WINNER_NOT_DISCARDER
     "%s杠后打出的?|Right after %s's kong?|"  # _KONG_DISCARD_Q
-    "1 是: 杠上炮 杠钱转移|1 yes: the kong pay moves|"  # _KONG_DISCARD_1
+    "1 是: 杠上炮 杠钱转移|1 yes: its pay passes on|"  # _KONG_DISCARD_1
     "0 不是|0 no|"  # _KONG_DISCARD_0
     "%s 和 %s 打的|%s wins off %s|"  # _WINNER_LINE
     "%s 自摸|%s self-drawn|"  # _SELF_DRAWN_LINE

@@ -9,18 +9,14 @@ from firmware.flows import parts, win
 # this flow's texts (firmware/texts.py)
 _NOT_A_WIN = const(0)
 _UNDER_8 = const(1)
-_FIX_TILES = const(2)
-_AS_FALSE_WIN = const(3)
-_REFUSED_HINT = const(4)
-_FLAGS_TITLE = const(5)
-_FLOWERS_TAPPED = const(6)
-_ON = const(7)
-_OFF = const(8)
+_REFUSED_HINT = const(2)
+_FLAGS_TITLE = const(3)
+_FLOWERS_TAPPED = const(4)
+_ON = const(5)
+_OFF = const(6)
 _TX = T.Table(
     "不能和牌|Not a win|"  # _NOT_A_WIN
     "只有%d番: 不够8番|Only %d pts: a win needs 8|"  # _UNDER_8
-    "* 改牌|* fix the tiles|"  # _FIX_TILES
-    "D 按错和处理|D: a false win|"  # _AS_FALSE_WIN
     "*改牌 D错和|* fix  D false win|"  # _REFUSED_HINT
     "标记|Flags|"  # _FLAGS_TITLE
     "花牌已拍|Flowers were tapped|"  # _FLOWERS_TAPPED
@@ -43,7 +39,6 @@ def s_refused(app):
         if n:
             lines = [_t(app, _UNDER_8) % n]
     lines += parts.hand_lines(d["entry"])
-    lines += [_t(app, _FIX_TILES), _t(app, _AS_FALSE_WIN)]
     return _t(app, _NOT_A_WIN), lines, _t(app, _REFUSED_HINT)
 
 
