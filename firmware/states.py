@@ -52,7 +52,7 @@ FLOWS = (
 
 # screens that list things to read: # turns their pages (elsewhere # is OK and the layout
 # keeps to one page)
-PAGED = ("confirm", "decl_ok", "ended", "pen_kind", "refused", "more")
+PAGED = ("confirm", "decl_ok", "ended", "pen_kind", "refused", "more", "flags")
 
 # flows that stay loaded; the others (steps taken a few times a session) are loaded when the
 # table enters them and dropped when it leaves, so they cost no heap the rest of the time

@@ -4,8 +4,8 @@ one, in Chinese and English.
 
     .venv/bin/python tools/box_screens.py [--out docs/screens/box] [--lang cn en]
 
-Writes NAME_128x64_LANG.png and NAME_320x240_LANG.png per screen and index.md (the list, for
-docs/screens/box/README.md). tests/app/test_screens.py plays the same SCREENS and checks that
+Writes NAME_128x64_LANG.png and NAME_320x240_LANG.png per screen and README.md (the gallery,
+linked from the project's README). tests/app/test_screens.py plays the same SCREENS and checks that
 every state is among them, that no text is cut short on either screen, and that the committed
 pictures are what this draws.
 """
@@ -87,6 +87,20 @@ SCREENS = [
     ("saved", MCR, ["config", "keys A10", "tap " + WIN, "keys 1234"], "after a hand: saved, the next hand"),
 ]
 SIZES = (("128x64", 128, 64, False, 2), ("320x240", 320, 240, True, 1))
+README_HEAD = """# The box's screens
+
+Every screen of the box, reviewed at both sizes: the SSD1306's 128x64 (12 px font, 3 rows, drawn
+here at 2x) and the ST7789's 320x240 (16 px font, 10 rows), in Chinese and in English. Made by
+`python tools/box_screens.py` (the steps that reach each screen are in its SCREENS table);
+`tests/app/test_screens.py` checks that these pictures are what the firmware draws, that every
+state of `firmware/states.py` is here and that no text is cut short.
+
+How to read them: the title bar says where the table is (and `1/2` when a screen has pages:
+`#` turns them); the bar at the bottom says which keys do what. Seats are the keys 1-4 (the
+chairs, 1 being East at the start); a row `1 101  +38` is chair 1, player 101, +38 points.
+Messages (`!`) come first on the screen. The language is the session config's `lang` (`cn`
+or `en`), and `D 5` switches it on the box.
+"""
 
 
 class Player:
@@ -142,7 +156,7 @@ def renderers():
     return out
 
 
-def draw(r, model, scale, path=None):
+def draw(r, model, scale):
     """Render a model; returns (png bytes, texts cut short)."""
     from simulator import framebuf_compat as framebuf
     from simulator import png
@@ -157,14 +171,7 @@ def draw(r, model, scale, path=None):
         fmt = png.MONO_VLSB
     r.cut = 0
     r.draw(fb, model, 0)
-    rows = png.rows_of(buf, w, h, fmt, scale=scale) if hasattr(png, "rows_of") else None
-    if rows is None:
-        tmp = path or os.path.join(tempfile.mkdtemp(), "x.png")
-        png.write_framebuf(tmp, buf, w, h, fmt, scale=scale)
-        with open(tmp, "rb") as f:
-            data = f.read()
-    else:
-        data = png.encode(rows, w * scale, h * scale)
+    data = png.encode(png.scaled(png.rgb_rows(buf, w, h, fmt), scale), w * scale, h * scale)
     return data, r.cut
 
 
@@ -191,7 +198,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
     what = {n: w for n, _c, _s, w in SCREENS}
-    index = ["| screen | state | what | 128x64 | 320x240 |", "|---|---|---|---|---|"]
+    index = [README_HEAD, "| screen | state | what | 128x64 | 320x240 |", "|---|---|---|---|---|"]
     cut_total = 0
     for lang in a.lang:
         for name, state, shots in shoot(lang):
@@ -206,7 +213,7 @@ def main(argv=None):
                 if cut:
                     print("CUT %s %s %s: %r" % (name, label, lang, model), file=sys.stderr)
             index.append("| %s %s | %s | %s | %s | %s |" % (name, lang, state, what[name], cells[0], cells[1]))
-    with open(os.path.join(a.out, "index.md"), "w", encoding="utf-8") as f:
+    with open(os.path.join(a.out, "README.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(index) + "\n")
     print("%d screens x %d sizes x %d languages in %s, %d texts cut short" % (
         len(SCREENS), len(SIZES), len(a.lang), a.out, cut_total))

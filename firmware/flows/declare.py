@@ -37,8 +37,11 @@ def k_decl_who(app, key):
         app.say(T.ALREADY_WON, app.session.player_at(c))
         return
     r = app.session.rules
-    tiles.begin(app, Entry(14, chows=r == "mcr", honours=r != "sichuan"),
-                _t(app, _DECLARED_LINE) % app.session.player_at(c), _done, _back, seat=c)
+    tiles.begin(app, Entry(14, chows=r == "mcr", honours=r != "sichuan"), _who, _done, _back, seat=c)
+
+
+def _who(app):
+    return _t(app, _DECLARED_LINE) % app.session.player_at(app.d["seat"])
 
 
 def _back(app):
@@ -75,8 +78,7 @@ def k_decl_ok(app, key):
     d = app.d
     if key == "*":
         d["entry"].undo()
-        tiles.begin(app, d["entry"], _t(app, _DECLARED_LINE) % app.session.player_at(d["seat"]), _done, _back,
-                    seat=d["seat"])
+        tiles.begin(app, d["entry"], _who, _done, _back, seat=d["seat"])
         return
     c = parts.seat_key(key)
     if c is None:

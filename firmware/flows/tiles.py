@@ -5,7 +5,8 @@
 # then the flow that started it goes on (d["done"]), with no key pressed.
 #
 #   tiles.begin(app, entry, who, done, back, flowers=False)
-#     who     the line naming whose tiles these are
+#     who     who(app): the line naming whose tiles these are (drawn each time: the language
+#             can change while the tiles go in)
 #     done    done(app) when the entry is complete; back(app) when * leaves it
 #     flowers whether flower tiles count here (MCR wins): d["flowers"] holds the tiles read
 from firmware import texts as T
@@ -40,7 +41,7 @@ _TX = T.Table(
     "先拍副露的牌再按#|Tap a meld's tiles, then #|"  # _TAP_MELD_FIRST
     "花牌 %d|flowers %d|"  # _FLOWERS_N
     "这张花刚拍过|That flower was read already|"  # _FLOWER_TWICE
-    "%s不计花牌|%s has no flowers|"  # _NO_FLOWERS_HERE
+    "%s不计花牌|%s: no flowers|"  # _NO_FLOWERS_HERE
 )
 
 
@@ -74,11 +75,11 @@ def s_tiles(app):
     have = len(e.current)
     need = e.need()
     if d.get("kong?"):
-        return _t(app, _KONG_MELD_Q), [d["who"]] + parts.hand_lines(e) + [(_t(app, _KONG_MELD_0),
+        return _t(app, _KONG_MELD_Q), [d["who"](app)] + parts.hand_lines(e) + [(_t(app, _KONG_MELD_0),
                                                                          _t(app, _KONG_MELD_HASH))], app.tx(T.BACK_HINT)
     key = _TAP_WIN_TILE if (e.size == 14 and have == need - 1) else _TAP_TILES
     title = _t(app, key) % (e.tiles(), e.size)
-    lines = [d["who"]] + parts.hand_lines(e)
+    lines = [d["who"](app)] + parts.hand_lines(e)
     if d["flowers"]:
         lines.append(_t(app, _FLOWERS_N) % len(d["flowers"]))
     hint = _t(app, _TILES_HINT)

@@ -44,7 +44,9 @@ def _next_seat(app, still, entries, i):
     e = entries[i] if i < len(entries) else Entry(13, chows=False, honours=False)
     if i >= len(entries):
         entries.append(e)
-    who = _t(app, _WALL_HAND_LINE) % parts.seat_label(app, c)
+
+    def who(app):
+        return _t(app, _WALL_HAND_LINE) % parts.seat_label(app, c)
 
     def done(app):
         _next_seat(app, still, entries, i + 1)

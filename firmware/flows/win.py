@@ -163,11 +163,16 @@ def begin_tiles(app, winner, src, same=False, kong_discard=False):
         kong_discard = bool(app.events[-1].get("kong_discard"))   # one discard, one answer
     if kong_discard:
         flags["kong_discard"] = True
-    who = _t(app, _WINNER_LINE if src is not None else _SELF_DRAWN_LINE) % (
-        (app.session.player_at(winner), app.session.player_at(src)) if src is not None
-        else (app.session.player_at(winner),))
-    tiles.begin(app, Entry(14, chows=r == "mcr", honours=r != "sichuan"), who, _tiles_done, _tiles_back,
+    tiles.begin(app, Entry(14, chows=r == "mcr", honours=r != "sichuan"), _who, _tiles_done, _tiles_back,
                 flowers=r == "mcr", winner=winner, src=src, same=same, flags=flags, extra=[])
+
+
+def _who(app):
+    d = app.d
+    s = app.session
+    if d["src"] is None:
+        return _t(app, _SELF_DRAWN_LINE) % s.player_at(d["winner"])
+    return _t(app, _WINNER_LINE) % (s.player_at(d["winner"]), s.player_at(d["src"]))
 
 
 def _tiles_back(app):

@@ -14,14 +14,16 @@ _FLAGS_TITLE = const(3)
 _FLOWERS_TAPPED = const(4)
 _ON = const(5)
 _OFF = const(6)
+_FLAGS_HINT = const(7)
 _TX = T.Table(
     "不能和牌|Not a win|"  # _NOT_A_WIN
     "只有%d番: 不够8番|Only %d pts: a win needs 8|"  # _UNDER_8
     "*改牌 D错和|* fix  D false win|"  # _REFUSED_HINT
     "标记|Flags|"  # _FLAGS_TITLE
     "花牌已拍|Flowers were tapped|"  # _FLOWERS_TAPPED
-    "是|on|"  # _ON
-    "否|off|"  # _OFF
+    "●|●|"  # _ON
+    "○|○|"  # _OFF
+    "1-%d 改  D完成|1-%d set  D done|"  # _FLAGS_HINT
 )
 
 
@@ -80,17 +82,17 @@ def s_flags(app):
             n = len(app.d["flowers"]) or f.get(row[0], 0)
             cells.append("%d %s %d" % (i + 1, win._t(app, row[1]), n))
         else:
-            cells.append("%d %s %s" % (i + 1, win._t(app, row[1]), _t(app, _ON if f.get(row[0]) else _OFF)))
+            cells.append("%d %s%s" % (i + 1, win._t(app, row[1]), _t(app, _ON if f.get(row[0]) else _OFF)))
     lines = []
     for i in range(0, len(cells), 2):
         lines.append((cells[i], cells[i + 1] if i + 1 < len(cells) else ""))
-    return _t(app, _FLAGS_TITLE), lines, app.tx(T.OK_HINT)
+    return _t(app, _FLAGS_TITLE), lines, _t(app, _FLAGS_HINT) % len(rows)
 
 
 def k_flags(app, key):
     f = app.d["flags"]
     rows = win.flag_rows(app)
-    if key in "*#" and len(key) == 1:
+    if key in "*D" and len(key) == 1:   # back to the result, scored again with the flags
         win.preview(app)
         return
     if key in "123456789" and len(key) == 1 and int(key) <= len(rows):
