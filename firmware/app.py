@@ -14,41 +14,12 @@
 # Inputs of the wrong kind for the current step get a message and change nothing. An exception
 # in a handler puts the app back on its main screen with the journal untouched; the hand in
 # progress keeps the events already confirmed.
-import sys
-
-from firmware import layout, states as S, texts as T
+from firmware import flows, layout, states as S, texts as T
 from firmware.session import Session, WINDS
 from protocol import record
-import firmware.flows.table  # noqa: F401  the resident flows (firmware/states.py RESIDENT)
-import firmware.flows.win  # noqa: F401
-import firmware.flows.tiles  # noqa: F401
 
 payload = record.encode      # a record's journal payload, and back (the link's tools use these)
 decode = record.decode
-_PKG = "firmware.flows."
-
-
-def _flow_module(name):
-    full = _PKG + name
-    m = sys.modules.get(full)
-    if m is None:
-        __import__(full)
-        m = sys.modules[full]
-    return m
-
-
-def _drop(full):
-    # forget a module: what only it holds goes with the next collection
-    if full in sys.modules:
-        del sys.modules[full]
-        dot = full.rfind(".")
-        pkg = sys.modules.get(full[:dot])
-        if pkg is not None and hasattr(pkg, full[dot + 1:]):
-            delattr(pkg, full[dot + 1:])
-
-
-def _unload(name):
-    _drop(_PKG + name)
 
 
 def _config():
@@ -98,7 +69,7 @@ class App:
     def _row(self, state):
         row = self._h.get(state)
         if row is None:
-            for r in _flow_module(S.flow_of(state)).HANDLERS:
+            for r in flows.load(S.flow_of(state)).HANDLERS:
                 self._h[r[0]] = r
             row = self._h[state]
         return row
@@ -107,7 +78,7 @@ class App:
         # drop the flows of rare steps once the table has left them
         cur = S.flow_of(self.state)
         for name, states in S.FLOWS:
-            if name != cur and name not in S.RESIDENT and _PKG + name in sys.modules:
+            if name != cur and name not in S.RESIDENT and flows.loaded(name):
                 self._forget(name)
 
     def _forget(self, name):
@@ -115,7 +86,7 @@ class App:
             if n == name:
                 for st in states:
                     self._h.pop(st, None)
-        _unload(name)
+        flows.drop(name)
 
     def say(self, key, *args):
         """A shared text (firmware/texts.py) as the message, until the next input."""
@@ -242,7 +213,7 @@ class App:
         return None
 
     def _start(self, cfg, start_ms):
-        _drop("protocol.config")
+        flows.forget("protocol.config")
         self._forget("setup")
         _preload(cfg["rules"])
         self.session = Session(cfg, start_ms)
@@ -286,7 +257,7 @@ class App:
                 self.session.ended = self.session.ended or "hands"
                 closed = True
         config = None
-        _drop("protocol.config")
+        flows.forget("protocol.config")
         if self.session is not None:
             self._forget("setup")
             _preload(self.session.rules)

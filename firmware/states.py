@@ -12,11 +12,11 @@
 #   end       ended         the session is over: places, points, standard scores
 #   win       win_who       who won
 #             win_from      who dealt in (0: self-drawn)
-#             kong_discard  Sichuan: was it the discard right after the discarder's kong (杠上炮)?
 #             confirm       fans with points, the total, payments by player; each seat confirms
-#             another       Guangdong: another winner on the same discard?
 #   win_fix   refused       the hand is no win, and why; fix the tiles or key a false win
 #             flags         the win's flags (table WIN_FLAGS in firmware/flows/win.py)
+#             kong_discard  Sichuan: was it the discard right after the discarder's kong (杠上炮)?
+#             another       Guangdong: another winner on the same discard?
 #   tiles     tiles         tiles as they are tapped: claimed melds (each closed by #), then the
 #                           concealed tiles, the winning tile last (win, declared win, wall end)
 #   kong      kong_who      who konged
@@ -40,8 +40,8 @@ FLOWS = (
     ("table", ("main",)),
     ("menu", ("more", "timeout")),
     ("end", ("ended",)),
-    ("win", ("win_who", "win_from", "kong_discard", "confirm", "another")),
-    ("win_fix", ("refused", "flags")),
+    ("win", ("win_who", "win_from", "confirm")),
+    ("win_fix", ("refused", "flags", "kong_discard", "another")),
     ("tiles", ("tiles",)),
     ("kong", ("kong_who", "kong_how", "kong_ok")),
     ("penalty", ("pen_who", "pen_kind", "pen_value", "pen_ok")),

@@ -17,32 +17,24 @@ _WHO_WON = const(0)
 _WHO_DEALT = const(1)
 _SELF_DRAWN_0 = const(2)
 _WINNER_NOT_DISCARDER = const(3)
-_KONG_DISCARD_Q = const(4)
-_KONG_DISCARD_1 = const(5)
-_KONG_DISCARD_0 = const(6)
-_WINNER_LINE = const(7)
-_SELF_DRAWN_LINE = const(8)
-_HAND_COMPLETE = const(9)
-_WIN_TITLE = const(10)
-_VOID_LINE = const(11)
-_HORSES_LINE = const(12)
-_CONFIRM_KEYS = const(13)
-_TWO_HORSES = const(14)
-_F_LAST_OF_KIND = const(15)
-_F_LAST_TILE = const(16)
-_F_KONG = const(17)
-_F_FLOWERS = const(18)
-_F_KONG_DISCARD = const(19)
-_ANOTHER_Q = const(20)
-_NO_ONE = const(21)
+_WINNER_LINE = const(4)
+_SELF_DRAWN_LINE = const(5)
+_HAND_COMPLETE = const(6)
+_WIN_TITLE = const(7)
+_VOID_LINE = const(8)
+_HORSES_LINE = const(9)
+_CONFIRM_KEYS = const(10)
+_TWO_HORSES = const(11)
+_F_LAST_OF_KIND = const(12)
+_F_LAST_TILE = const(13)
+_F_KONG = const(14)
+_F_FLOWERS = const(15)
+_F_KONG_DISCARD = const(16)
 _TX = T.Table(
     "谁和牌? 1-4|Who won? 1-4|"  # _WHO_WON
     "%s 和谁的牌?|Who gave %s the tile?|"  # _WHO_DEALT
     "0 自摸|0 self-drawn|"  # _SELF_DRAWN_0
     "和牌者不能点炮|The winner cannot be the discarder|"  # _WINNER_NOT_DISCARDER
-    "%s杠后打出的?|Right after %s's kong?|"  # _KONG_DISCARD_Q
-    "1 是: 杠上炮 杠钱转移|1 yes: its pay passes on|"  # _KONG_DISCARD_1
-    "0 不是|0 no|"  # _KONG_DISCARD_0
     "%s 和 %s 打的|%s wins off %s|"  # _WINNER_LINE
     "%s 自摸|%s self-drawn|"  # _SELF_DRAWN_LINE
     "牌已齐: *改牌|All tiles in: * to fix|"  # _HAND_COMPLETE
@@ -56,8 +48,6 @@ _TX = T.Table(
     "杠上/抢杠|kong|"  # _F_KONG
     "花|flowers|"  # _F_FLOWERS
     "杠上炮|kong discard|"  # _F_KONG_DISCARD
-    "同一张还有人和?|Another winner?|"  # _ANOTHER_Q
-    "# 没有了|# no one|"  # _NO_ONE
 )
 
 
@@ -141,18 +131,6 @@ def k_win_from(app, key):
         app.to("kong_discard")
     else:
         begin_tiles(app, w, src)
-
-
-def s_kong_discard(app):
-    src = app.session.player_at(app.d["src"])
-    return _t(app, _KONG_DISCARD_Q) % src, [_t(app, _KONG_DISCARD_1), _t(app, _KONG_DISCARD_0)], app.tx(T.BACK_HINT)
-
-
-def k_kong_discard(app, key):
-    if key == "*":
-        app.to("win_from")
-    elif key in "10" and len(key) == 1:
-        begin_tiles(app, app.d["winner"], app.d["src"], kong_discard=key == "1")
 
 
 def begin_tiles(app, winner, src, same=False, kong_discard=False):
@@ -305,29 +283,8 @@ def t_confirm(app, tile, uid):
     app.show(_t(app, _HAND_COMPLETE))
 
 
-# ---- Guangdong: more winners on one discard ----
-def s_another(app):
-    d = app.d
-    won = app.hand.winners
-    cells = ["" if (c == d["src"] or c in won) else parts.seat_label(app, c) for c in range(4)]
-    return _t(app, _ANOTHER_Q), [(cells[0], cells[1]), (cells[2], cells[3]), _t(app, _NO_ONE)], app.tx(T.OK_HINT)
-
-
-def k_another(app, key):
-    d = app.d
-    if key == "#":
-        app.hand.finish()
-        app.commit_hand()
-        return
-    c = parts.seat_key(key)
-    if c is not None and c != d["src"] and c not in app.hand.winners:
-        begin_tiles(app, c, d["src"], same=True)
-
-
 HANDLERS = (
     ("win_who", s_win_who, k_win_who, None),
     ("win_from", s_win_from, k_win_from, None),
-    ("kong_discard", s_kong_discard, k_kong_discard, None),
     ("confirm", s_confirm, k_confirm, t_confirm),
-    ("another", s_another, k_another, None),
 )

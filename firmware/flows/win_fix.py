@@ -1,7 +1,8 @@
-# A win that needs fixing: the flags screen (D on the result: last tile, kong, ... the rows of
-# firmware/flows/win.py WIN_FLAGS) and the screen of a hand the rules refused (under 8 fans, a
-# chicken hand on a discard, ...) with what to do: fix the tiles, or key it as a false win.
-# Loaded only when a table needs it.
+# The rarer steps of a win, loaded only when a table needs one: the flags screen (D on the
+# result: last tile, kong, ... the rows of firmware/flows/win.py WIN_FLAGS), a hand the rules
+# refused (under 8 fans, a chicken hand on a discard, ...) with what to do (fix the tiles, or
+# key it as a false win), Sichuan's question when the discarder konged this hand (杠上炮?), and
+# Guangdong's question whether another player won on the same discard.
 from firmware import texts as T
 from firmware.texts import const
 from firmware.flows import parts, win
@@ -15,6 +16,11 @@ _FLOWERS_TAPPED = const(4)
 _ON = const(5)
 _OFF = const(6)
 _FLAGS_HINT = const(7)
+_KONG_DISCARD_Q = const(8)
+_KONG_DISCARD_1 = const(9)
+_KONG_DISCARD_0 = const(10)
+_ANOTHER_Q = const(11)
+_NO_ONE = const(12)
 _TX = T.Table(
     "不能和牌|Not a win|"  # _NOT_A_WIN
     "只有%d番: 不够8番|Only %d pts: a win needs 8|"  # _UNDER_8
@@ -24,6 +30,11 @@ _TX = T.Table(
     "●|●|"  # _ON
     "○|○|"  # _OFF
     "1-%d 改  D完成|1-%d set  D done|"  # _FLAGS_HINT
+    "%s杠后打出的?|Right after %s's kong?|"  # _KONG_DISCARD_Q
+    "1 是: 杠上炮 杠钱转移|1 yes: its pay passes on|"  # _KONG_DISCARD_1
+    "0 不是|0 no|"  # _KONG_DISCARD_0
+    "同一张还有人和?|Another winner?|"  # _ANOTHER_Q
+    "# 没有了|# no one|"  # _NO_ONE
 )
 
 
@@ -106,7 +117,41 @@ def k_flags(app, key):
             f[row[0]] = not f.get(row[0], False)
 
 
+# ---- Sichuan: the discard right after the discarder's kong? ----
+def s_kong_discard(app):
+    src = app.session.player_at(app.d["src"])
+    return _t(app, _KONG_DISCARD_Q) % src, [_t(app, _KONG_DISCARD_1), _t(app, _KONG_DISCARD_0)], app.tx(T.BACK_HINT)
+
+
+def k_kong_discard(app, key):
+    if key == "*":
+        app.to("win_from")
+    elif key in "10" and len(key) == 1:
+        win.begin_tiles(app, app.d["winner"], app.d["src"], kong_discard=key == "1")
+
+
+# ---- Guangdong: more winners on one discard ----
+def s_another(app):
+    d = app.d
+    won = app.hand.winners
+    cells = ["" if (c == d["src"] or c in won) else parts.seat_label(app, c) for c in range(4)]
+    return _t(app, _ANOTHER_Q), [(cells[0], cells[1]), (cells[2], cells[3]), _t(app, _NO_ONE)], app.tx(T.OK_HINT)
+
+
+def k_another(app, key):
+    d = app.d
+    if key == "#":
+        app.hand.finish()
+        app.commit_hand()
+        return
+    c = parts.seat_key(key)
+    if c is not None and c != d["src"] and c not in app.hand.winners:
+        win.begin_tiles(app, c, d["src"], same=True)
+
+
 HANDLERS = (
     ("refused", s_refused, k_refused, None),
     ("flags", s_flags, k_flags, None),
+    ("kong_discard", s_kong_discard, k_kong_discard, None),
+    ("another", s_another, k_another, None),
 )

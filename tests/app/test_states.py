@@ -43,3 +43,8 @@ def test_the_header_table_names_every_state():
     for _, sts in states.FLOWS:
         for st in sts:
             assert re.search(r"^#\s+(\w+\s+)?%s\s" % st, text, re.M), st
+
+
+def test_the_resident_flows_are_the_ones_the_package_loads():
+    text = (FLOWS / "__init__.py").read_text()
+    assert "for _name in %s:" % str(states.RESIDENT).replace("'", '"') in text
