@@ -22,6 +22,9 @@ payload = record.encode      # a record's journal payload, and back (the link's 
 decode = record.decode
 
 
+_ROOM_FOR_WINS = 450   # bytes kept free in a hand's record for the wins still to come (~150 each)
+
+
 def _config():
     # the config check, loaded only while a session starts (or resumes)
     from protocol import config
@@ -326,12 +329,27 @@ class App:
             h.event(len(self.events), ev)
             if finish:
                 h.finish()
+            if "win" not in ev and self._record_size(ev) > getattr(self.j, "max_payload", 2000) - _ROOM_FOR_WINS:
+                raise ValueError("hand_full", "the hand's record would not fit the journal")
         except ValueError as e:
             self.rebuild()
             a = e.args
             return None, (a[0] if a else "error", a[1] if len(a) > 1 else "")
         after = h.deltas()
         return [after[c] - before[c] for c in range(4)], None
+
+    def _record_size(self, ev):
+        # the bytes of the hand's record with ev in it (a hand must stay recordable: the wins
+        # still to come need their room too)
+        s = self.session
+        h = self.hand
+        n = len(self.paid_by)
+        self._paid(h, len(self.events))
+        rec = record.hand(s.cfg, s.hand, s.seats(), s.dealer, WINDS[s.prevalent], self.events + [ev], h.deltas(),
+                          self.transfers(), h.flags, [record.win(w[0], w[1], w[3], w[2]) for w in h.wins],
+                          h.next_dealer, self.now_s())
+        del self.paid_by[n:]   # confirm() attributes the new transfers
+        return len(record.encode(rec))
 
     def confirm(self, ev, stay=False, time_out=False):
         """The previewed event is what happened: commit the hand if that ended it, else back to

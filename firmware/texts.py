@@ -104,6 +104,7 @@ TAG_CORRUPT = const(44)
 TAG_FOREIGN = const(45)
 TAG_VERSION = const(46)
 TAG_MULTIPLE = const(47)
+R_HAND_FULL = const(48)
 
 TEXTS = Table(
     "东|E|"  # WIND_E
@@ -154,6 +155,7 @@ TEXTS = Table(
     "别的牌套的牌|A tile of another set|"  # TAG_FOREIGN
     "牌签格式更新了|Newer tag format|"  # TAG_VERSION
     "一次只拍一张|One tile at a time|"  # TAG_MULTIPLE
+    "本盘记录已满: 叫裁判|Hand record full: referee|"  # R_HAND_FULL
 )
 
 # the rules core's codes, and other keys, to texts
@@ -162,7 +164,8 @@ TOTAL_UNIT = {"mcr": MCR_UNIT, "sichuan": SC_UNIT, "guangdong": GD_UNIT}
 # rules_min/settle.py's error codes
 REFUSAL = {"not_win": R_NOT_WIN, "bad_flags": R_BAD_FLAGS, "bad_tiles": R_BAD_TILES,
            "chicken_discard": R_CHICKEN, "barred": R_BARRED, "out_of_hand": R_OUT, "hand_over": R_OVER,
-           "second_winner": R_ONE_WINNER, "bad_penalty": R_PENALTY, "is_a_win": IS_A_WIN}
+           "second_winner": R_ONE_WINNER, "bad_penalty": R_PENALTY, "is_a_win": IS_A_WIN,
+           "hand_full": R_HAND_FULL}
 # why a tag read is no tile: firmware/main.py's codes (and the headless runner's bad tag)
 TAG_MESSAGES = {"blank": TAG_BLANK, "corrupt": TAG_CORRUPT, "foreign_set": TAG_FOREIGN, "version": TAG_VERSION,
                 "multiple": TAG_MULTIPLE, "not a tile of this set": TAG_FOREIGN}

@@ -240,3 +240,25 @@ def test_fan_names_are_found_by_index():
             assert len(idx) == n and [idx.get(i) for i in range(n)] == s.split("|")
     assert names.fan("mcr", 34, "cn") == ("组合龙", 12) and names.fan("mcr", 80, "en") == ("Flower Tiles", 1)
     assert names.fan("guangdong", 5, "en") == ("Full Flush", 4)
+
+
+def test_a_hand_keeps_room_for_its_wins_in_the_journal(tmp_path):
+    # a Sichuan hand of many events: the box refuses the event that would leave no room in the
+    # hand's record for the wins still to come, instead of failing when the hand is over
+    t = Table(tmp_path, SC)
+    refused = None
+    for i in range(60):
+        t.keys("C11")
+        if t.app.state != "pen_ok":
+            refused = len(t.app.events)
+            assert "本盘记录已满" in t.screen_text()
+            t.keys("**")
+            break
+        t.keys("#")
+    assert refused is not None and refused > 10
+    t.keys("A13").tap(SC_WIN).keys("1234")
+    t.keys("A24").tap("1m 1m 1m 2m 2m 2m 3m 3m 3m 1s 1s 4s 4s 4s").keys("1234")
+    t.keys("A3 0").tap("5m 5m 5m 6m 6m 6m 7m 7m 7m 5s 5s 6s 6s 6s").keys("1234")
+    h = t.records()[-1]
+    assert h["kind"] == "hand" and h["winners"] == [0, 1, 2]
+    assert len(record.encode(h)) <= t.journal.max_payload and record.validate(h) is None
