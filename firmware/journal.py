@@ -140,10 +140,12 @@ class Journal:
       ack_error     None, or why the ack file was ignored
     """
 
-    # max_payload 2000: what one link frame carries (firmware/link.py: 38 + 2000 + 10 = 2048 bytes),
+    # max_payload (default 2000, or what a smaller segment holds): what one link frame carries (firmware/link.py: 38 + 2000 + 10 = 2048 bytes),
     # and room for a Sichuan hand of many kongs, penalties and three wins (~1.4 KB as
     # protocol/record.py writes it; the app refuses an event that would leave no room)
-    def __init__(self, path, segment_size=4096, max_payload=2000, reserve_blocks=4):
+    def __init__(self, path, segment_size=4096, max_payload=None, reserve_blocks=4):
+        if max_payload is None:
+            max_payload = min(2000, segment_size - HEADER)
         if max_payload < 1 or max_payload > 0xFFFF:
             raise ValueError("max_payload must be 1..65535")
         if segment_size < HEADER + max_payload:
