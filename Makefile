@@ -23,10 +23,11 @@ MPY_FILES += $(MPY_DIR)/score_stdio.mpy
 endif
 MPY_FILES += $(MPY_DIR)/settle_stdio.mpy
 
-# The device application and the simulator's runner, for make mp-sim.
+# The device application, the simulator's board and runner, for make mp-sim.
 FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/*.py firmware/drivers/*.py)) \
 	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/flows/*.py protocol/*.py)) \
-	$(MPY_DIR)/simulator/runner.mpy $(MPY_DIR)/sim_main.mpy
+	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard simulator/runner.py simulator/parts.py simulator/virtual.py \
+	board_configs/__init__.py board_configs/sim.py)) $(MPY_DIR)/sim_main.mpy
 SCRIPT ?= simulator/scenarios/mcr_session.txt
 OUT ?= build/mp-sim
 
@@ -76,7 +77,11 @@ $(MPY_DIR)/protocol/%.mpy: protocol/%.py $(STAMP)
 	@mkdir -p $(@D)
 	$(MPY_CROSS) -o $@ $<
 
-$(MPY_DIR)/simulator/runner.mpy: simulator/runner.py $(STAMP)
+$(MPY_DIR)/simulator/%.mpy: simulator/%.py $(STAMP)
+	@mkdir -p $(@D)
+	$(MPY_CROSS) -o $@ $<
+
+$(MPY_DIR)/board_configs/%.mpy: board_configs/%.py $(STAMP)
 	@mkdir -p $(@D)
 	$(MPY_CROSS) -o $@ $<
 

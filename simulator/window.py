@@ -30,6 +30,7 @@ TILE_W, TILE_H, TILE_GAP = 52, 40, 6
 HONOUR_AT = (616, 392)
 FLOWER_AT = (616, 438)
 BAD_AT = (616, 484)
+FRAME_MS = 33
 
 BG = (34, 38, 46)
 PANEL = (52, 58, 70)
@@ -138,7 +139,7 @@ def make_display(width=128, height=64):
 
 
 class Window:
-    def __init__(self, workdir="build/sim", pty=True, clock=None, epoch=None, read_ms=None):
+    def __init__(self, workdir="build/sim", pty=True, virtual=False, epoch=None, read_ms=None):
         import pygame
         from firmware.display_displayio import DisplayioScreen
         from simulator.device import SimDevice
@@ -149,10 +150,7 @@ class Window:
         pygame.display.set_caption("Mahjong table box - simulator")
         self.display = make_display(128, 64)
         self.screen = DisplayioScreen(self.display, 128, 64)
-        self.box = SimDevice(workdir, pty=pty, clock=clock, epoch=epoch, read_ms=read_ms)
-        self.box.hw.display = self.screen
-        self.box.display = self.screen
-        self.box.dev.hw.display = self.screen
+        self.box = SimDevice(workdir, pty=pty, virtual=virtual, epoch=epoch, read_ms=read_ms, display=self.screen)
         self.buttons = layout()
         self.font = pygame.font.Font(None, 26)
         self.small = pygame.font.Font(None, 20)
@@ -228,12 +226,6 @@ class Window:
             img = f.render(b.label, True, b.fg)
             s.blit(img, img.get_rect(center=b.center))
 
-    def frame(self, steps=4):
-        for _ in range(steps):
-            self.box.step()
-        self.draw()
-        self.pg.display.flip()
-
     def settle(self):
         """Step the box until the clicks so far are handled, then redraw (tests)."""
         self.box.settle()
@@ -248,12 +240,21 @@ class Window:
         return [[tuple(surf.get_at((x, y)))[:3] for x in range(128)] for y in range(64)]
 
     def run(self):
-        clock = self.pg.time.Clock()
-        while self.running:
-            for ev in self.pg.event.get():
-                self.handle_event(ev)
-            self.frame()
-            clock.tick(30)
+        """The device loop (firmware/main.py serve) runs the window too: every FRAME_MS its
+        hook takes the window's events and shows the box's screen."""
+        due = [0.0]
+
+        def frame(box):
+            now = time.monotonic()
+            if now >= due[0]:
+                due[0] = now + FRAME_MS / 1000
+                for ev in self.pg.event.get():
+                    self.handle_event(ev)
+                self.draw()
+                self.pg.display.flip()
+            return not self.running
+
+        self.box.serve(frame)
         self.close()
 
     def close(self):
@@ -272,16 +273,20 @@ def dump(screen):
     return "\n".join(out)
 
 
-def terminal(workdir="build/sim", inp=sys.stdin, out=sys.stdout, pty=True):
+def terminal(workdir="build/sim", inp=sys.stdin, out=sys.stdout, pty=True, virtual=False):
+    """Each line's keys and tiles are played in turn (a key takes 250 ms, a tile 500 ms), then the
+    screen they led to is printed: lines piped in queue up and each gets its own screen."""
     from simulator.device import SimDevice
-    box = SimDevice(workdir, pty=pty)
+    box = SimDevice(workdir, pty=pty, virtual=virtual)
     print("mahjong box simulator (terminal): keys 0-9 A-D * #, tiles 5m E a (tC: red dragon), "
           "bad = bad tag, q = quit", file=out)
     if box.port_path:
-        print("serial: %s%s" % (box.port_path, " (" + box.link_note + ")" if box.link_note else ""), file=out)
-    box.start()
+        print("serial: %s" % box.port_path, file=out)
+    settle = box.settle if virtual else box.wait
+    if not virtual:
+        box.start()  # the device loop, in a thread: the link answers while we wait for a line
     try:
-        box.settle()
+        settle()
         print(dump(box.screen()), file=out, flush=True)
         for line in inp:
             toks = line.split()
@@ -291,7 +296,7 @@ def terminal(workdir="build/sim", inp=sys.stdin, out=sys.stdout, pty=True):
                 err = terminal_token(box, tok)
                 if err:
                     print("? " + err, file=out)
-            box.settle()
+            settle()
             print(dump(box.screen()), file=out, flush=True)
     finally:
         box.close()
