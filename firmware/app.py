@@ -23,6 +23,7 @@ decode = record.decode
 
 
 _ROOM_FOR_WINS = 450   # bytes kept free in a hand's record for the wins still to come (~150 each)
+_TRANSFER_MAX = 24     # [null,null,999999,499], : the most a transfer takes in a record
 
 
 def _config():
@@ -44,6 +45,8 @@ class App:
         self.hand = None              # the hand in progress, settled so far (rules_min.settle.Hand)
         self.paid_by = []             # the event index of each transfer of the hand in progress
         self.tentative = None         # a preview stands in the hand (see preview)
+        self._ev_bytes = 0            # the confirmed events as a record writes them, in bytes
+        self._skeleton = None         # a record of this hand with no events, in bytes
         self.state = "idle"
         self.d = {}                   # the current step's data
         self.msg = ""
@@ -292,11 +295,15 @@ class App:
         if self.session is None or self.session.ended:
             self.hand = None
             return
+        from rules_min.jsonout import dumps
         h = self.new_hand()
         self.paid_by = []
+        self._ev_bytes = 0
+        self._skeleton = None
         for i in range(len(self.events)):
             h.event(i, self.events[i])
             self._paid(h, i)
+            self._ev_bytes += len(dumps(self.events[i])) + 1
         self.hand = h
 
     def _paid(self, h, i):
@@ -339,26 +346,40 @@ class App:
         return [after[c] - before[c] for c in range(4)], None
 
     def _record_size(self, ev):
-        # the bytes of the hand's record with ev in it (a hand must stay recordable: the wins
-        # still to come need their room too)
+        # at most the bytes of the hand's record with ev in it (a hand must stay recordable: the
+        # wins still to come need their room too), counted piece by piece: encoding the whole
+        # record at each preview would leave KBs of garbage
+        from rules_min.jsonout import dumps
         s = self.session
         h = self.hand
-        n = len(self.paid_by)
-        self._paid(h, len(self.events))
-        rec = record.hand(s.cfg, s.hand, s.seats(), s.dealer, WINDS[s.prevalent], self.events + [ev], h.deltas(),
-                          self.transfers(), h.flags, [record.win(w[0], w[1], w[3], w[2]) for w in h.wins],
-                          h.next_dealer, self.now_s())
-        del self.paid_by[n:]   # confirm() attributes the new transfers
-        return len(record.encode(rec))
+        if self._skeleton is None:
+            rec = record.hand(s.cfg, s.hand, s.seats(), s.dealer, WINDS[s.prevalent], [], [0, 0, 0, 0], [], [],
+                              [], None, self.now_s())
+            self._skeleton = len(record.encode(rec)) + 40   # deltas, discarder, next dealer grown
+        n = self._skeleton + self._ev_bytes + len(dumps(ev)) + 1 + _TRANSFER_MAX * len(h.transfers)
+        for w in h.wins:
+            n += len(dumps(w)) + 20
+        return n
 
     def confirm(self, ev, stay=False, time_out=False):
         """The previewed event is what happened: commit the hand if that ended it, else back to
         the hand in progress (stay: the flow goes on to a step of its own)."""
+        from rules_min.jsonout import dumps
         self.events.append(ev)
         self.tentative = None
         self._paid(self.hand, len(self.events) - 1)
+        self._ev_bytes += len(dumps(ev)) + 1
         if self.hand.ended:
-            self.commit_hand(time_out)
+            seq = getattr(self.j, "last_seq", None)
+            try:
+                self.commit_hand(time_out)
+            except Exception:
+                if getattr(self.j, "last_seq", None) == seq:
+                    # not on flash (out of memory, a full journal): the hand goes back to before
+                    # this event, so the table can key it again instead of being stuck after it
+                    self.events.pop()
+                    self.rebuild()
+                raise
         elif not stay:
             self.home()
 

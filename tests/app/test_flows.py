@@ -262,3 +262,17 @@ def test_a_hand_keeps_room_for_its_wins_in_the_journal(tmp_path):
     h = t.records()[-1]
     assert h["kind"] == "hand" and h["winners"] == [0, 1, 2]
     assert len(record.encode(h)) <= t.journal.max_payload and record.validate(h) is None
+
+
+def test_a_hand_that_cannot_be_written_can_be_keyed_again(tmp_path, monkeypatch):
+    t = Table(tmp_path, MCR)
+    real = t.journal.append
+
+    def broken(data):
+        raise MemoryError()
+    monkeypatch.setattr(t.journal, "append", broken)
+    t.keys("A10").tap(WIN).keys("1234")
+    assert t.app.state == "main" and t.app.events == [] and "MemoryError" in t.screen_text()
+    monkeypatch.setattr(t.journal, "append", real)
+    t.keys("A10").tap(WIN).keys("1234")
+    assert [r["kind"] for r in t.records()] == ["session", "hand"] and t.app.session.hand == 2
