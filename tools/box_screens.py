@@ -147,8 +147,11 @@ def play(name, cfg, steps, lang):
 
 
 def renderers():
+    from firmware import framebuf_py, render
     from firmware.layout import View
     from firmware.render import Renderer
+    if render.framebuf is None:   # CPython: the pure-Python framebuf, same pixels
+        render.use_framebuf(framebuf_py)
     out = []
     for label, w, h, color, scale in SIZES:
         r = Renderer(w, h, color=color)
@@ -158,7 +161,7 @@ def renderers():
 
 def draw(r, model, scale):
     """Render a model; returns (png bytes, texts cut short)."""
-    from simulator import framebuf_compat as framebuf
+    from firmware import framebuf_py as framebuf
     from simulator import png
     w, h = r.width, r.height
     if r.colors[1] != 1:

@@ -54,6 +54,8 @@ def _done(app):
 
 def preview(app, seat, entry):
     ev = {"declare": seat, "hand": entry.notation()}
+    import gc
+    gc.collect()   # the rules core loads its shanten counter for this: give it the heap in one piece
     pay, err = app.preview(ev)
     if err:
         if err[0] == "is_a_win":
@@ -68,8 +70,7 @@ def preview(app, seat, entry):
 def s_decl_ok(app):
     d = app.d
     s = app.session
-    from firmware.flows.penalty import consequence
-    lines = consequence(app, d["seat"], d["pay"])
+    lines = parts.consequence(app, d["seat"], d["pay"])
     lines += parts.hand_lines(d["entry"])
     return _t(app, _FALSE_WIN_TITLE) % s.player_at(d["seat"]), lines, parts.confirm_hint(app, d["ok"])
 

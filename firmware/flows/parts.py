@@ -1,7 +1,37 @@
 # Screen parts the flows share: seats to pick, points by player, fan lines, tiles. Each returns
 # lines for firmware/layout.py (str, or a pair of cells that share a row when they fit).
 from firmware import texts as T
+from firmware.texts import const
 from firmware.entry import compact
+
+# the texts of what an event does beyond points (firmware/texts.py): flags of rules_min/settle.py
+_BARRED = const(0)
+_FL_WARNING = const(1)
+_FL_FORFEIT = const(2)
+_FL_DISQUALIFIED = const(3)
+_FL_ROUND_CANCELLED = const(4)
+_FL_FALSE_DECL = const(5)
+_FL_INTENTIONAL = const(6)
+_FL_FALSE_WIN = const(7)
+_FLAG_OTHER = const(8)
+_TX = T.Table(
+    "%s 本盘不能和|%s may not win now|"  # _BARRED
+    "%s: 警告|%s: a warning|"  # _FL_WARNING
+    "%s 判负: 叫裁判|%s forfeits: referee|"  # _FL_FORFEIT
+    "%s 取消资格: 叫裁判|%s out: call the referee|"  # _FL_DISQUALIFIED
+    "本盘作废: 叫裁判|Hand void: call referee|"  # _FL_ROUND_CANCELLED
+    "%s 报和未亮牌|%s declared, not shown|"  # _FL_FALSE_DECL
+    "%s 有意诈和? 叫裁判|%s: on purpose? referee|"  # _FL_INTENTIONAL
+    "%s 诈和 本盘不能和|%s false win: barred|"  # _FL_FALSE_WIN
+    "%s: 叫裁判|%s: call the referee|"  # _FLAG_OTHER
+)
+_FLAG_TEXT = {"warning": _FL_WARNING, "forfeit": _FL_FORFEIT, "disqualified": _FL_DISQUALIFIED,
+              "round_cancelled": _FL_ROUND_CANCELLED, "false_declaration": _FL_FALSE_DECL,
+              "intentional_false_win": _FL_INTENTIONAL, "false_win": _FL_FALSE_WIN}
+
+
+def _t(app, i):
+    return _TX.get(i, app.lang)
 
 
 def seat_key(key, zero=False):
@@ -80,3 +110,19 @@ def say(app, err):
         app.say(err[0])
     else:
         app.say(err[0], err[1])
+
+
+def consequence(app, seat, pay):
+    """What a previewed event (a penalty, a false win) does, in words: points by player, a
+    warning, a flag for the referee, a player barred from winning."""
+    s = app.session
+    h = app.hand
+    nflags, barred = app.tentative
+    lines = []
+    if any(pay):
+        lines += points_lines(app, pay)
+    for f in h.flags[nflags:]:
+        lines.append(_t(app, _FLAG_TEXT.get(f["kind"], _FLAG_OTHER)) % s.player_at(f["seat"]))
+    if h.barred[seat] and not barred[seat]:
+        lines.append(_t(app, _BARRED) % s.player_at(seat))
+    return lines or [app.tx(T.NO_POINTS)]

@@ -24,15 +24,6 @@ _P_INFORMATION = const(11)
 _P_WALL = const(12)
 _MINUTES_Q = const(13)
 _MINUTES_N = const(14)
-_BARRED = const(15)
-_FL_WARNING = const(16)
-_FL_FORFEIT = const(17)
-_FL_DISQUALIFIED = const(18)
-_FL_ROUND_CANCELLED = const(19)
-_FL_FALSE_DECL = const(20)
-_FL_INTENTIONAL = const(21)
-_FL_FALSE_WIN = const(22)
-_FLAG_OTHER = const(23)
 _TX = T.Table(
     "罚谁? 1-4|Penalty on? 1-4|"  # _WHO_PENALISED
     "%s 犯规:|%s's fault:|"  # _WHICH_PENALTY
@@ -49,20 +40,7 @@ _TX = T.Table(
     "毁牌墙|wall|"  # _P_WALL
     "%s 迟到几分钟?|%s late: minutes?|"  # _MINUTES_Q
     "%d分钟|%d min|"  # _MINUTES_N
-    "%s 本盘不能和|%s may not win now|"  # _BARRED
-    "%s: 警告|%s: a warning|"  # _FL_WARNING
-    "%s 判负: 叫裁判|%s forfeits: referee|"  # _FL_FORFEIT
-    "%s 取消资格: 叫裁判|%s out: call the referee|"  # _FL_DISQUALIFIED
-    "本盘作废: 叫裁判|Hand void: call referee|"  # _FL_ROUND_CANCELLED
-    "%s 报和未亮牌|%s declared, not shown|"  # _FL_FALSE_DECL
-    "%s 有意诈和? 叫裁判|%s: on purpose? referee|"  # _FL_INTENTIONAL
-    "%s 诈和 本盘不能和|%s false win: barred|"  # _FL_FALSE_WIN
-    "%s: 叫裁判|%s: call the referee|"  # _FLAG_OTHER
 )
-# rules_min/settle.py's flags for the referee
-_FLAG_TEXT = {"warning": _FL_WARNING, "forfeit": _FL_FORFEIT, "disqualified": _FL_DISQUALIFIED,
-              "round_cancelled": _FL_ROUND_CANCELLED, "false_declaration": _FL_FALSE_DECL,
-              "intentional_false_win": _FL_INTENTIONAL, "false_win": _FL_FALSE_WIN}
 
 
 def _t(app, i):
@@ -163,7 +141,7 @@ def s_pen_value(app):
     row = d["row"]
     lines = [app.num + "_"]
     if d.get("pay") is not None:   # what the number keyed so far would do
-        lines += consequence(app, d["seat"], d["pay"])
+        lines += parts.consequence(app, d["seat"], d["pay"])
     return _t(app, row[3][1]) % app.session.player_at(d["seat"]), lines, app.tx(T.OK_HINT)
 
 
@@ -195,28 +173,13 @@ def k_pen_value(app, key):
         d["pay"] = pay
 
 
-def consequence(app, seat, pay):
-    """What a previewed penalty does, in words: points, a warning, a flag for the referee."""
-    s = app.session
-    h = app.hand
-    nflags, barred = app.tentative
-    lines = []
-    if any(pay):
-        lines += parts.points_lines(app, pay)
-    for f in h.flags[nflags:]:
-        lines.append(_t(app, _FLAG_TEXT.get(f["kind"], _FLAG_OTHER)) % s.player_at(f["seat"]))
-    if h.barred[seat] and not barred[seat]:
-        lines.append(_t(app, _BARRED) % s.player_at(seat))
-    return lines or [app.tx(T.NO_POINTS)]
-
-
 def s_pen_ok(app):
     d = app.d
     ev = d["event"]
     title = kind_name(app, ev["penalty"]) + " " + app.session.player_at(ev["seat"])
     if "minutes" in ev:
         title += " " + _t(app, _MINUTES_N) % ev["minutes"]
-    return title, consequence(app, ev["seat"], d["pay"]), app.tx(T.OK_HINT)
+    return title, parts.consequence(app, ev["seat"], d["pay"]), app.tx(T.OK_HINT)
 
 
 def k_pen_ok(app, key):
