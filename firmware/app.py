@@ -18,8 +18,11 @@ from firmware import flows, layout, states as S, texts as T
 from firmware.session import Session, WINDS
 from protocol import record
 
-payload = record.encode      # a record's journal payload, and back (the link's tools use these)
-decode = record.decode
+decode = record.decode       # a record's journal payload and back (the link's tools use these)
+
+
+def payload(rec):
+    return bytes(record.encode(rec))
 
 
 _ROOM_FOR_WINS = 450   # bytes kept free in a hand's record for the wins still to come (~150 each)
@@ -390,6 +393,8 @@ class App:
 
     # ---- committing ----
     def commit_hand(self, time_out=False):
+        import gc
+        gc.collect()   # the record is built and written in one go: let it find the heap tidy
         s = self.session
         h = self.hand
         h.finish()

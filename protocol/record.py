@@ -80,9 +80,68 @@ def session_end(cfg, hands, reason, scores, time):
 
 
 def encode(rec):
-    """The journal payload: the same bytes on every interpreter (sorted keys, no spaces)."""
-    from rules_min.jsonout import dumps
-    return bytes((PAYLOAD,)) + dumps(rec).encode()
+    """The journal payload: PAYLOAD, then compact JSON with sorted keys (rules_min.jsonout's
+    dumps, byte for byte), the same on every interpreter. Written in two passes, the length
+    first, into one buffer of that size: no string of the whole record is built on the way, so
+    committing a hand needs little more heap than the record itself."""
+    n = _put(rec, None, 1)
+    buf = bytearray(n)
+    buf[0] = PAYLOAD
+    _put(rec, buf, 1)
+    return buf
+
+
+def _raw(b, buf, i):
+    if buf is not None:
+        buf[i:i + len(b)] = b
+    return i + len(b)
+
+
+def _str(v, buf, i):
+    esc = False
+    for ch in v:
+        if ch == '"' or ch == "\\" or ord(ch) < 32:
+            esc = True
+            break
+    if esc:
+        from rules_min.jsonout import q
+        return _raw(q(v).encode(), buf, i)
+    i = _raw(b'"', buf, i)
+    i = _raw(v.encode(), buf, i)
+    return _raw(b'"', buf, i)
+
+
+def _put(v, buf, i):
+    # v as JSON into buf from i (buf None: only count); returns where it ends
+    if v is None:
+        return _raw(b"null", buf, i)
+    if v is True:
+        return _raw(b"true", buf, i)
+    if v is False:
+        return _raw(b"false", buf, i)
+    if isinstance(v, int):
+        return _raw(str(v).encode(), buf, i)
+    if isinstance(v, str):
+        return _str(v, buf, i)
+    if isinstance(v, dict):
+        i = _raw(b"{", buf, i)
+        first = True
+        for k in sorted(v):
+            if not first:
+                i = _raw(b",", buf, i)
+            first = False
+            i = _str(k, buf, i)
+            i = _raw(b":", buf, i)
+            i = _put(v[k], buf, i)
+        return _raw(b"}", buf, i)
+    if isinstance(v, (list, tuple)):
+        i = _raw(b"[", buf, i)
+        for k in range(len(v)):
+            if k:
+                i = _raw(b",", buf, i)
+            i = _put(v[k], buf, i)
+        return _raw(b"]", buf, i)
+    raise ValueError("no %s in records" % type(v).__name__)
 
 
 def decode(data):

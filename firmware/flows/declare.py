@@ -37,7 +37,16 @@ def k_decl_who(app, key):
         app.say(T.ALREADY_WON, app.session.player_at(c))
         return
     r = app.session.rules
+    _shanten()
     tiles.begin(app, Entry(14, chows=r == "mcr", honours=r != "sichuan"), _who, _done, _back, seat=c)
+
+
+def _shanten():
+    # the rules core counts how far the declared hand is from ready (错和 or 诈和): load that
+    # now, with the heap collected, not after the tiles' garbage
+    import gc
+    gc.collect()
+    import rules_min.shanten  # noqa: F401
 
 
 def _who(app):
@@ -54,8 +63,7 @@ def _done(app):
 
 def preview(app, seat, entry):
     ev = {"declare": seat, "hand": entry.notation()}
-    import gc
-    gc.collect()   # the rules core loads its shanten counter for this: give it the heap in one piece
+    _shanten()
     pay, err = app.preview(ev)
     if err:
         if err[0] == "is_a_win":

@@ -80,10 +80,17 @@ def s_corr_hand(app):
 
 
 def _find(app, n):
-    # the hand's record and the latest correction of it: [seq, seats, deltas now]
+    # the hand's record and the latest correction of it: [seq, seats, deltas now]. Only the
+    # records that can be it are decoded (a whole session's JSON would leave the heap in pieces)
+    import gc
+    gc.collect()
     cfg = app.session.cfg
     found = None
+    want = b'"hand":%d,' % n
     for seq, data in app.j.records(1):
+        data = bytes(data)
+        if want not in data and b'"kind":"correction"' not in data:
+            continue
         rec = record.decode(data)
         if rec is None:
             continue

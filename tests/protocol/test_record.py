@@ -126,3 +126,11 @@ def test_payload_round_trip_and_other_formats():
     assert record.decode(b"\x07{}") is None
     assert record.decode(b"\x01{not json") is None
     assert record.decode(b"\x01[1]") is None
+
+
+def test_encode_is_jsonout_byte_for_byte():
+    from rules_min.jsonout import dumps
+    recs = [sichuan_hand(), record.session(CFG, "box-1", 5),
+            {"v": 2, "kind": "x", "t": 'a "q" \\ b\n', "u": "玩家", "n": [-1, 0, None, True, False, [], {}]}]
+    for r in recs:
+        assert bytes(record.encode(r)) == bytes((record.PAYLOAD,)) + dumps(r).encode()
