@@ -87,6 +87,8 @@ class AppOnly:
         elif cmd == "powercut":
             if hasattr(self.journal, "close"):
                 self.journal.close()
+            self.app = self.journal = None   # a power cut clears the RAM
+            gc.collect()
             self.boot()
         self.shot()
 
