@@ -16,16 +16,9 @@
 #
 # for_board(name) is the sim board with another board's screen and keypad map, for
 # `python -m simulator --board esp32s3` (320x240 colour) and the like.
-import sys
-
 from firmware import render
 
-if sys.implementation.name != "micropython":
-    # CPython: the pure-Python framebuf for the renderer, whatever else `import framebuf` finds
-    from firmware import framebuf_py
-
-    render.use_framebuf(framebuf_py)
-framebuf = render.framebuf
+framebuf = render.framebuf  # MicroPython's, or the one simulator/__init__.py registered on CPython
 
 
 class KeyMatrix:
@@ -36,6 +29,7 @@ class KeyMatrix:
         self._low_rows = 0  # rows the scanner drives low
         self._low_cols = 0  # columns pulled low through closed switches
         self._down = False  # any switch closed
+        self._seen = {}  # low rows -> columns they pull low, for the switches as they are
         self.changes = 0  # presses and releases so far
         self.rows = [self._row_pin(r) for r in range(nrows)]
         self.cols = [self._col_pin(c) for c in range(ncols)]
@@ -59,12 +53,17 @@ class KeyMatrix:
         return pin
 
     def _settle(self):
-        # columns connected to a low row through any chain of closed switches (ghosting)
-        self._down = any(self.keys)
-        if not self._low_rows or not self._down:
-            self._low_cols = 0
-            return
-        rows = self._low_rows
+        # columns connected to a low row through any chain of closed switches (ghosting); the
+        # scanner drives the same few row patterns over and over: remember them until a key moves
+        low = self._low_rows
+        cols = self._seen.get(low)
+        if cols is None:
+            cols = self._seen[low] = self._connected(low)
+        self._low_cols = cols
+
+    def _connected(self, rows):
+        if not rows or not self._down:
+            return 0
         cols = 0
         while True:
             new_cols = cols
@@ -76,20 +75,23 @@ class KeyMatrix:
                 if self.keys[r] & new_cols:
                     new_rows |= 1 << r
             if new_cols == cols and new_rows == rows:
-                break
+                return cols
             cols = new_cols
             rows = new_rows
-        self._low_cols = cols
+
+    def _moved(self):
+        self.changes += 1
+        self._down = any(self.keys)
+        self._seen = {}
+        self._settle()
 
     def press(self, r, c):
         self.keys[r] |= 1 << c
-        self.changes += 1
-        self._settle()
+        self._moved()
 
     def release(self, r, c):
         self.keys[r] &= 0xFF ^ (1 << c)
-        self.changes += 1
-        self._settle()
+        self._moved()
 
     def down(self):
         return any(self.keys)

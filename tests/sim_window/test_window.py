@@ -179,3 +179,19 @@ def test_terminal_tokens():
     assert winmod.parse_tile("5m") == 4 and winmod.parse_tile("E") == 27
     assert winmod.parse_tile("tC") == 31 and winmod.parse_tile("C") is None
     assert winmod.parse_tile("a") == 34 and winmod.parse_tile("A") is None
+
+
+def test_other_boards_screens(tmp_path):
+    with pytest.raises(SystemExit) as e:
+        winmod.main(["--board", "nonsense", "--terminal"])
+    assert e.value.code == 2
+    w = winmod.Window(str(tmp_path / "box"), pty=False, virtual=True, board="esp32s3")
+    try:
+        keys(w, "D")
+        assert w.box.app.state == "cfg"
+        px = w.device_pixels()
+        assert (len(px[0]), len(px)) == (320, 240)
+        assert len({c for row in px for c in row}) > 2  # colour: title bar, text, hint bar
+        w.screenshot(str(tmp_path / "e.png"))
+    finally:
+        w.close()
