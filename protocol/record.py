@@ -24,9 +24,11 @@
 #
 # A hand's facts are data, never text in the language shown:
 #   transfers  [[payer, payee, points, event], ...] as settled (rules_min/settle.py), each with
-#              the index of the event that settled it: payer or payee null is a deduction (a
-#              penalty paid to nobody); deltas are their sum, and validate() checks that they
-#              are. (Compact, no reason text: a hand record must fit the journal's 1 KB.)
+#              the index of the event that settled it (the box writes that: compact, no words,
+#              so a busy Sichuan hand fits one journal record; a short reason text in its place
+#              is accepted too, as the first v2 records had it): payer or payee null is a
+#              deduction (a penalty paid to nobody); deltas are their sum, and validate()
+#              checks that they are
 #   wins       one per win, in order: {"seat", "from" (null: self-drawn), "total",
 #              "fans": [[fan id, count], ...]}: ids of rules_min/mcr_table.py (MCR, 花牌 as id
 #              80 with the flower count), rules_min/sichuan.py's fan numbers, or the row of
@@ -41,6 +43,9 @@
 VERSION = 2
 PAYLOAD = 1           # the journal payload's first byte: this format (JSON after it)
 KINDS = ("session", "hand", "correction", "session_end")
+POINTS_MAX = 1000000  # a delta or a transfer, either way
+TIME_MAX = 1 << 40    # unix seconds
+HAND_MAX = 1000       # hand numbers
 
 # ---- building (the box) ----
 def session(cfg, device, time):

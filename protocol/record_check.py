@@ -1,13 +1,10 @@
 # The checks of protocol/record.py's schema: record.validate() calls validate() here. Kept out
 # of record.py so that the box, which only builds records, does not hold them in its heap.
 from protocol import config
-from protocol.record import VERSION, KINDS
+from protocol.record import VERSION, KINDS, POINTS_MAX, TIME_MAX, HAND_MAX
 
 WINDS = ("E", "S", "W", "N")
 SUITS = ("m", "s", "p")
-POINTS_MAX = 1000000
-TIME_MAX = 1 << 40
-HAND_MAX = 1000
 TEXT_MAX = 120
 EVENTS_MAX = 500
 
@@ -180,7 +177,10 @@ def _transfers(v, events):
         a = _seat(t[0], what + " payer", null=True)
         b = _seat(t[1], what + " payee", null=True)
         p = _int(t[2], what + " points", 1, POINTS_MAX)
-        _int(t[3], what + " event", 0, max(0, events - 1))
+        if isinstance(t[3], str):   # a reason in words: records written before the event index
+            _text(t[3], what + " reason")
+        else:
+            _int(t[3], what + " event", 0, max(0, events - 1))
         if a == b:
             raise Bad("%s pays nobody" % what)
         if a is not None:

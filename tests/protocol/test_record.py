@@ -134,3 +134,12 @@ def test_encode_is_jsonout_byte_for_byte():
             {"v": 2, "kind": "x", "t": 'a "q" \\ b\n', "u": "玩家", "n": [-1, 0, None, True, False, [], {}]}]
     for r in recs:
         assert bytes(record.encode(r)) == bytes((record.PAYLOAD,)) + dumps(r).encode()
+
+
+def test_a_reason_in_words_in_place_of_the_event_index_is_accepted():
+    rec = copy(sichuan_hand())
+    for t in rec["transfers"]:
+        t[3] = "concealed kong"
+    assert record.validate(rec) is None
+    rec["transfers"][0][3] = "x" * 200
+    assert "reason" in record.validate(rec)
