@@ -73,14 +73,18 @@ def no_error_screens(screens):
 def test_sichuan_kongs_win_on_kong_discard_self_draw_and_chajiao(tmp_path):
     sim, screens = run("sichuan_kongs_chajiao.txt", tmp_path)
     no_error_screens(screens)
-    # seats: kongs: 1 gets 60, 2 gets 20 from 1; 0 wins 20 on 2's discard; 3 self-draws 80 from
-    # 1 and 2; at the wall end 1 is ready (20) and 2 pays it, and 2, not ready, refunds its kong's
-    # 20 to 1 (退税). The kong income would pass to 0 (呼叫转移) only if the win said 杠上炮
-    # (kong_discard, seed 003 第八条.4): the box does not ask it yet (issue 11, app stream).
-    assert totals(sim) == [0, 0, -140, 140]
+    # seats: kongs: 1 gets 60, 2 gets 20 from 1; 0 wins 20 on 2's discard, which the box asked
+    # and the table answered 杠上炮 (kong_discard), so 2's kong income passes to 0 (呼叫转移, seed
+    # 003 第八条.4); 3 self-draws 80 from 1 and 2; at the wall end 1 is ready (20) and 2 pays it;
+    # 2 is not ready but has no kong income left to refund (退税). Without the answer the totals
+    # would be [0, 0, -140, 140] (the income stays with 2 and goes back to 1 at the wall end).
+    assert totals(sim) == [20, -20, -140, 140]
     recs = records(sim)
     assert [r["kind"] for r in recs] == ["session", "hand"]
     assert recs[1]["winners"] == [0, 3]
+    win = recs[1]["events"][2]
+    assert win["win"] == 0 and win["kong_discard"] is True
+    assert recs[1]["transfers"].count([2, 0, 20, 2]) == 2    # the win and the kong's income
 
 
 def test_guangdong_horses_and_refused_chicken(tmp_path):
