@@ -2,7 +2,10 @@
 # App (firmware/app.py) with its journal on the chip's littlefs, timing every key press that
 # commits a record: from the last confirmation key to the record on flash. The App alone, not the
 # device loop (no key scanning, no screen drawing): what the commit itself costs.
-#   C <seq> <us>      a key press that committed record seq, and its time
+#   C <seq> <us> <journal us>   a key press that committed record seq: its time, and the part
+#                               of it in the journal's calls (the rest is the App's)
+#   P <us> <journal us>         a key press or tap that prepared a hand's record ahead (the
+#                               preview before the confirmation: journal.prepare, the erase)
 #   S done <records>
 # Scenario lines used: config, keys, tap, tapuid, wait, lang, powercut (a new App on the same
 # journal); others are skipped. Tags: tile t copy c has uid 04 53 tt cc 11 22 33 (simulator).
@@ -29,6 +32,7 @@ class Table:
         self.jdir = jdir
         self.ms = 0
         self.copies = {}
+        self.depth = 0
         self.boot()
 
     def clock(self):
@@ -36,15 +40,39 @@ class Table:
 
     def boot(self):
         self.j = Journal(self.jdir)
+        self.jt = 0
+        for name in ("append", "prepare", "commit", "append_prepared"):
+            self._time(name)
         self.app = App(self.j, self.clock, device_id="box-000000", epoch=EPOCH)
+
+    def _time(self, name):
+        # the journal's share of a key press: the outermost journal call is timed
+        real = getattr(self.j, name)
+        table = self
+
+        def timed(*a):
+            if table.depth:
+                return real(*a)
+            table.depth = 1
+            t0 = time.ticks_us()
+            try:
+                return real(*a)
+            finally:
+                table.jt += time.ticks_diff(time.ticks_us(), t0)
+                table.depth = 0
+        setattr(self.j, name, timed)
 
     def press(self, k):
         before = self.j.last_seq
+        pend = self.j._pend
+        self.jt = 0
         t0 = time.ticks_us()
         self.app.press(k)
         dt = time.ticks_diff(time.ticks_us(), t0)
         if self.j.last_seq != before:
-            print("C", self.j.last_seq, dt)
+            print("C", self.j.last_seq, dt, self.jt)
+        elif self.j._pend is not None and self.j._pend is not pend:
+            print("P", dt, self.jt)
         self.ms += 250
 
     def tap(self, t, uid=None):
@@ -52,7 +80,13 @@ class Table:
             n = self.copies.get(t, 0)
             self.copies[t] = n + 1
             uid = bytes((0x04, 0x53, t, n % 4, 0x11, 0x22, 0x33))
+        pend = self.j._pend
+        self.jt = 0
+        t0 = time.ticks_us()
         self.app.tap(uid, t)
+        dt = time.ticks_diff(time.ticks_us(), t0)
+        if self.j._pend is not None and self.j._pend is not pend:
+            print("P", dt, self.jt)
         self.ms += 500
 
     def line(self, ln):

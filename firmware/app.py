@@ -57,6 +57,7 @@ class App:
         self.page = 0
         self.view = layout.View()
         self.last_commit_ms = None    # for the figures: confirm -> record on flash
+        self._ready = None            # the record time of a hand record prepared ahead (preview)
         self._h = {}                  # state -> its row of its flow's HANDLERS, for loaded flows
         self._resume()
 
@@ -295,6 +296,7 @@ class App:
         """The hand in progress again from its confirmed events: after an undo, or a preview
         that was not taken (the only times the events are replayed)."""
         self.tentative = None
+        self._ready = None
         if self.session is None or self.session.ended:
             self.hand = None
             return
@@ -346,7 +348,40 @@ class App:
             a = e.args
             return None, (a[0] if a else "error", a[1] if len(a) > 1 else "")
         after = h.deltas()
+        if h.ended:
+            self._prepare_hand(ev)
         return [after[c] - before[c] for c in range(4)], None
+
+    def _prepare_hand(self, ev):
+        # The slow half of the commit ahead of its key: the record confirming ev would write goes
+        # to flash now (journal.prepare: the flash erase), while the screen asks; commit_hand()
+        # commits it in one small write (journal.commit) when the hand is still as it was here.
+        # Anything else builds the record and appends it (journal.append_prepared: the same
+        # bytes still commit as they are).
+        self._ready = None
+        if not hasattr(self.j, "append_prepared"):
+            return
+        from rules_min.jsonout import dumps
+        n = len(self.paid_by)
+        self.events.append(ev)
+        try:
+            self.hand.finish()
+            self._paid(self.hand, len(self.events) - 1)
+            t = self.now_s()
+            import gc
+            gc.collect()   # the record is built and written in one go: let it find the heap tidy
+            self.j.prepare(self._hand_payload(False, t))
+            # what the confirmation must match to commit it as it is: the event (as written),
+            # the events before it, the transfers attributed, the hand, and the record's seq
+            # still the prepared one
+            self._ready = (t, dumps(ev), len(self.paid_by), len(self.events) - 1, self.session.hand,
+                           self.j.pending())
+        except Exception:  # the confirmation writes the record itself, and says what failed
+            self.j.discard()
+        finally:
+            self.events.pop()
+            while len(self.paid_by) > n:
+                self.paid_by.pop()
 
     def _record_size(self, ev):
         # at most the bytes of the hand's record with ev in it (a hand must stay recordable: the
@@ -393,19 +428,25 @@ class App:
 
     # ---- committing ----
     def commit_hand(self, time_out=False):
-        import gc
-        gc.collect()   # the record is built and written in one go: let it find the heap tidy
         s = self.session
-        h = self.hand
-        h.finish()
-        self._paid(h, len(self.events) - 1)
-        wins = [record.win(w[0], w[1], w[3], w[2]) for w in h.wins]
-        rec = record.hand(s.cfg, s.hand, s.seats(), s.dealer, WINDS[s.prevalent], self.events, h.deltas(),
-                          self.transfers(), h.flags, wins, h.next_dealer, self.now_s(), time_out)
+        r = self._ready
+        self._ready = None
+        self.hand.finish()
+        self._paid(self.hand, len(self.events) - 1)
         t0 = self.clock()
-        self.j.append(record.encode(rec))
+        if r is not None and not time_out and self._as_prepared(r):
+            self.j.commit()   # the record _prepare_hand wrote, unchanged since: one small write
+        else:
+            import gc
+            gc.collect()   # the record is built and written in one go: let it find the heap tidy
+            payload = self._hand_payload(time_out, self.now_s() if r is None else r[0])
+            if r is None:
+                self.j.append(payload)
+            else:
+                self.j.append_prepared(payload)   # the same bytes after all: still one small write
         self.last_commit_ms = self.clock() - t0
-        s.apply(rec["deltas"])
+        h = self.hand
+        s.apply(h.deltas())
         if time_out:
             s.time_out()
         else:
@@ -416,6 +457,21 @@ class App:
         self.rebuild()
         self.home()
         self.say(T.SAVED)
+
+    def _as_prepared(self, r):
+        # the hand is as _prepare_hand saw it: same events (the last as written), same transfers
+        # attributed, same hand of the session, and the journal still holds that record prepared
+        from rules_min.jsonout import dumps
+        return (r[2] == len(self.paid_by) and r[3] == len(self.events) - 1 and r[4] == self.session.hand
+                and self.j.pending() == r[5] and r[5] == self.j.last_seq + 1 and r[1] == dumps(self.events[-1]))
+
+    def _hand_payload(self, time_out, t):
+        # the hand's record, its events as confirmed (commit_hand's, and _prepare_hand's ahead)
+        s = self.session
+        h = self.hand
+        wins = [record.win(w[0], w[1], w[3], w[2]) for w in h.wins]
+        return record.encode(record.hand(s.cfg, s.hand, s.seats(), s.dealer, WINDS[s.prevalent], self.events,
+                                         h.deltas(), self.transfers(), h.flags, wins, h.next_dealer, t, time_out))
 
     def end_session(self, reason=None):
         s = self.session

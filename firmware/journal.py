@@ -181,7 +181,7 @@ class Journal:
         self._pn = 0
         self._put_piece = self._put  # one bound method for every emit
         self._cbuf = memoryview(bytearray(_COPY))
-        self._pend = None  # (segment index, new segment, seq, payload length) prepared
+        self._pend = None  # (segment index, new segment, seq, payload length, crc) prepared
         self._segs = []  # [index, first seq or None] per segment, oldest first
         self._tail = 0  # committed size of the last segment
         self.last_seq = 0
@@ -485,7 +485,27 @@ class Journal:
             if isinstance(e, OSError) and e.args and e.args[0] == _ENOSPC:
                 raise JournalFull("flash full: record %d not journalled" % seq)
             raise
-        self._pend = (idx, new, seq, n)
+        self._pend = (idx, new, seq, n, c)
+
+    def pending(self):
+        """The seq the prepared record would take, or None when none is prepared."""
+        return None if self._pend is None else self._pend[2]
+
+    def append_prepared(self, payload):
+        """append(payload), in one small flash write when prepare() wrote this very payload
+        ahead (same bytes: length and CRC) and nothing was appended since; else in full. For a
+        record known before its confirmation: prepare() it while the screen asks, append_prepared()
+        on the key."""
+        p = self._pend
+        if p is not None and p[3] == len(payload):
+            h = self._hdr
+            for i in range(4):
+                h[2 + i] = (p[2] >> (8 * i)) & 0xFF
+            h[0] = p[3] & 0xFF
+            h[1] = p[3] >> 8
+            if _crc32(payload, _crc32(self._hdr6)) == p[4]:
+                return self.commit()
+        return self.append(payload)
 
     def _copy_segment(self, idx, dst):
         # the committed bytes of segment idx (all of it: segments only change whole)
@@ -507,7 +527,7 @@ class Journal:
         seq. If it raises, `last_seq` says whether the record got in."""
         if self._pend is None:
             raise JournalError("no record prepared")
-        idx, new, seq, n = self._pend
+        idx, new, seq, n, c = self._pend
         try:
             _replace(self.path + "/pend.tmp", self._seg_path(idx))
             self._sync_dir()
@@ -528,7 +548,7 @@ class Journal:
             return bool(e.args) and e.args[0] == _ENOENT
 
     def _committed(self):
-        idx, new, seq, n = self._pend
+        idx, new, seq, n, c = self._pend
         self._pend = None
         if new:
             self._segs.append([idx, seq])

@@ -265,15 +265,49 @@ def test_a_hand_keeps_room_for_its_wins_in_the_journal(tmp_path):
     assert len(record.encode(h)) <= t.journal.max_payload and record.validate(h) is None
 
 
+def test_a_win_is_written_to_flash_at_its_preview_and_committed_by_the_key(tmp_path, monkeypatch):
+    t = Table(tmp_path, MCR)
+    t.keys("A10").tap(WIN)
+    assert t.journal.pending() == 2            # the record is on flash, not yet in the journal
+    t.ms += 5000                               # the table reads the screen
+    appends = []
+    for name in ("append", "append_prepared"):
+        monkeypatch.setattr(t.journal, name, lambda *a, name=name: appends.append(name))
+    t.keys("1234")
+    assert appends == [] and t.journal.pending() is None and t.journal.last_seq == 2
+    monkeypatch.undo()
+    rec = t.records()[-1]
+    assert rec["kind"] == "hand" and rec["time"] == 1764400000 + t.ms // 1000 - 5   # the preview's time
+    # the same hand keyed on a journal that cannot prepare ahead writes the same record
+    u = Table(tmp_path, MCR, name="k")
+    u.app.j = _NoPrepare(u.journal)
+    u.ms = t.ms - 5000
+    u.keys("A10").tap(WIN)
+    u.ms = t.ms
+    u.keys("1234")
+    assert u.records()[-1] == dict(rec, time=rec["time"] + 5)
+
+
+class _NoPrepare:
+    # a journal with append only (as the App's fakes): the record is built at the key
+    def __init__(self, j):
+        self._j = j
+
+    def __getattr__(self, name):
+        if name in ("append_prepared", "pending"):
+            raise AttributeError(name)
+        return getattr(self._j, name)
+
+
 def test_a_hand_that_cannot_be_written_can_be_keyed_again(tmp_path, monkeypatch):
     t = Table(tmp_path, MCR)
-    real = t.journal.append
 
-    def broken(data):
+    def broken(*data):
         raise MemoryError()
-    monkeypatch.setattr(t.journal, "append", broken)
+    for name in ("append", "append_prepared", "commit"):   # commit: the record prepared ahead
+        monkeypatch.setattr(t.journal, name, broken)
     t.keys("A10").tap(WIN).keys("1234")
     assert t.app.state == "main" and t.app.events == [] and "MemoryError" in t.screen_text()
-    monkeypatch.setattr(t.journal, "append", real)
+    monkeypatch.undo()
     t.keys("A10").tap(WIN).keys("1234")
     assert [r["kind"] for r in t.records()] == ["session", "hand"] and t.app.session.hand == 2

@@ -607,6 +607,27 @@ def test_prepare_writes_nothing_to_the_journal_until_commit(jdir):
         j.commit()  # nothing prepared any more
 
 
+def test_append_prepared_commits_the_same_bytes_and_appends_anything_else(jdir, monkeypatch):
+    j = fill(jdir, 2)
+    j = Journal(jdir)
+    assert j.pending() is None
+    j.prepare(payload(3))
+    assert j.pending() == 3
+    writes = []
+    real = j.prepare
+    monkeypatch.setattr(j, "prepare", lambda p: writes.append(bytes(p)) or real(p))
+    assert j.append_prepared(payload(3)) == 3 and writes == []  # committed as prepared: no new write
+    real(payload(4))
+    other = payload(4)[:-1] + b"!"  # same length, other bytes: the CRC tells them apart
+    assert j.append_prepared(other) == 4 and writes == [other]
+    assert j.append_prepared(payload(5)) == 5  # nothing prepared: a whole append
+    real(payload(6))
+    j.append(b"referee")  # an append in between drops the prepared record
+    assert j.pending() is None and j.append_prepared(payload(6)) == 7
+    assert records(Journal(jdir)) == [(1, payload(1)), (2, payload(2)), (3, payload(3)), (4, other),
+                                      (5, payload(5)), (6, b"referee"), (7, payload(6))]
+
+
 def test_discard_and_a_second_prepare_drop_the_first(jdir):
     j = Journal(jdir)
     j.prepare(b"one")
