@@ -131,8 +131,14 @@ PORT ?= /dev/ttyACM0
 firmware: venv
 	$(BIN)/python tools/firmware_build.py --board $(BOARD) --mpy-cross $(MPY_CROSS)
 
-deploy: firmware
-	$(BIN)/python tools/deploy.py --board $(BOARD) --port $(PORT) --mpremote $(BIN)/mpremote
+# FROZEN=1: flash the frozen UF2 (make pico-uf2) first, by the RPI-RP2 drive (DRIVE=mount point,
+# else found) or VIA=picotool; then main.py alone on the filesystem (journal and key kept).
+FROZEN ?=
+DRIVE ?=
+VIA ?= drive
+deploy: firmware $(if $(FROZEN),pico-uf2)
+	$(BIN)/python tools/deploy.py --board $(BOARD) --port $(PORT) --mpremote $(BIN)/mpremote \
+		$(if $(FROZEN),--uf2 build/pico-uf2/firmware.uf2 --via $(VIA) $(if $(DRIVE),--drive $(DRIVE)))
 
 sim: venv
 	$(BIN)/python -m simulator.window

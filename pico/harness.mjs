@@ -6,9 +6,13 @@
 // Requests ({"op": ..., ...}); every reply has "ok" and the chip's "ms" (emulated):
 //   boot     {fs | flash: path, uf2, elf, bootrom, mode, flash_timing, board: {display, reader,
 //             keypad}}                          power on (again) from a filesystem image or a whole
-//             flash image; "keep": true boots from the flash the chip has now (a reboot)
+//             flash image; "keep": true boots from the flash the chip has now (a reboot);
+//             "update": true flashes the uf2 over that flash first, as the RPI-RP2 drive does
 //   run      {ms}                              run the chip; reply "out" (hex, USB CDC output
-//             since the last reply), "cut" (a power cut happened: the op) or "fault"
+//             since the last reply), "cut" (a power cut happened: the op), "reset"
+//             ("reboot" / "bootsel": a watchdog reset, the chip stopped) or "fault"
+//   idle     {ms, jump_ms}                     run, the clock jumping up to jump_ms at once
+//             while the core sleeps (replies as run)
 //   write    {hex}                             bytes for the device's USB CDC input
 //   key      {key, down}                       a key of the keypad pressed / released
 //   tag      {id, uid, user}                   a tag placed on the reader (hex UID, user memory
@@ -43,13 +47,13 @@ class Box {
       if (!this.chip) throw new Error('no chip to reboot');
       flash = this.chip.flashImage();
     } else if (req.flash) flash = readFileSync(req.flash);
-    if (!req.keep || !this.fw) this.fw = loadFirmware({ uf2: req.uf2, elf: req.elf, bootrom: req.bootrom });
+    if (!req.keep || !this.fw || req.update) this.fw = loadFirmware({ uf2: req.uf2, elf: req.elf, bootrom: req.bootrom });
     const fw = this.fw;
     this.board = req.board || this.board;
     this.bootReq = { mode: req.mode || (this.bootReq && this.bootReq.mode) || 'scripted',
       flashTiming: req.flash_timing !== undefined ? req.flash_timing : true };
     const chip = new Chip({
-      bootrom: fw.bootrom, uf2: fw.uf2, elf: fw.elf, flash,
+      bootrom: fw.bootrom, uf2: fw.uf2, elf: fw.elf, flash, update: req.update && flash ? fw.uf2 : null,
       fsImage: !flash && req.fs ? readFileSync(req.fs) : null,
       mode: this.bootReq.mode, flashTiming: this.bootReq.flashTiming,
     });
@@ -71,10 +75,11 @@ class Box {
   run(req) {
     const chip = this.chip;
     const end = chip.nanos + req.ms * 1e6;
-    const alive = chip.runUntil(end);
+    const alive = req.jump_ms ? chip.idleUntil(end, req.jump_ms * 1e6) : chip.runUntil(end);
     const r = { out: this._takeOut() };
     if (!alive && chip.cut) r.cut = chip.cut;
     if (!alive && chip.fault) r.fault = chip.fault;
+    if (!alive && chip.reset) r.reset = chip.reset;
     return r;
   }
 
@@ -88,7 +93,7 @@ class Box {
     const chip = this.chip;
     switch (req.op) {
       case 'boot': return this.boot(req);
-      case 'run': return this.run(req);
+      case 'run': case 'idle': return this.run(req);
       case 'write': chip.write(unhex(req.hex)); return {};
       case 'key':
         if (req.down) this.keypad.press(req.key); else this.keypad.release(req.key);

@@ -9,6 +9,8 @@ display, power cuts.
         p.glass()                                       # 1024 bytes MONO_VLSB, as the glass shows
         p.cut_at(12); p.run(...)                        # a power cut at the 12th flash write
         p.boot(keep=True)                               # power on again from the flash as it is
+        p.idle(90000)                                   # 90 s pass fast: the clock jumps while it sleeps
+        p.boot(keep=True, update=(uf2, elf))            # a new firmware flashed, the filesystem kept
 
 The part models take their pins from the board config (board_configs/pico.py), the same
 module `make firmware BOARD=pico` installs on the board.
@@ -43,7 +45,7 @@ def board_parts(board="pico"):
 
 
 class Pico:
-    def __init__(self, board="pico", uf2=None, elf=None, mode="scripted", flash_timing=True):
+    def __init__(self, board="pico", uf2=None, elf=None, mode="cycles", flash_timing=True):
         self.parts = board_parts(board)
         self.uf2 = uf2
         self.elf = elf
@@ -56,6 +58,7 @@ class Pico:
         self.out = bytearray()  # USB CDC output not read yet
         self.cut = None
         self.fault = None
+        self.reset = None  # "reboot" / "bootsel": the chip reset itself (watchdog) and stopped
         self._tag_n = 0
 
     # ---- plumbing ----
@@ -91,10 +94,15 @@ class Pico:
         self.close()
 
     # ---- power ----
-    def boot(self, files=None, image=None, flash=None, keep=False):
+    def boot(self, files=None, image=None, flash=None, keep=False, update=None):
         """Power on from files ({path: bytes}), a littlefs image, a whole flash image (bytes), or
-        (keep=True) the flash the chip has now."""
+        (keep=True) the flash the chip has now. update=(uf2, elf): flash that firmware over the
+        flash first (keep or flash), as copying it to the RPI-RP2 drive does: the filesystem stays."""
+        if update is not None:
+            self.uf2, self.elf = update
         kw = {"mode": self.mode, "flash_timing": self.flash_timing, "board": self.parts}
+        if update is not None:
+            kw["update"] = True
         if self.uf2:
             kw["uf2"] = self.uf2
         if self.elf:
@@ -115,6 +123,7 @@ class Pico:
             kw["fs"] = p
         self.cut = None
         self.fault = None
+        self.reset = None
         self.out = bytearray()
         return self._req("boot", **kw)
 
@@ -134,10 +143,21 @@ class Pico:
 
     # ---- time ----
     def run(self, ms):
-        """Run the chip for `ms` emulated milliseconds. False when it stopped (power cut or fault)."""
-        r = self._req("run", ms=ms)
+        """Run the chip for `ms` emulated milliseconds. False when it stopped (a power cut, or a
+        reset: self.cut / self.reset say which)."""
+        return self._stopped(self._req("run", ms=ms))
+
+    def idle(self, ms, jump_ms=1000):
+        """Let `ms` pass fast: while the core sleeps the clock jumps up to jump_ms at once (as if
+        each sleep overslept), so an idle device loop runs about one step per jump."""
+        return self._stopped(self._req("idle", ms=ms, jump_ms=jump_ms))
+
+    def _stopped(self, r):
         if r.get("cut"):
             self.cut = r["cut"]
+            return False
+        if r.get("reset"):
+            self.reset = r["reset"]
             return False
         if r.get("fault"):
             self.fault = r["fault"]

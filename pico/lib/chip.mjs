@@ -20,9 +20,16 @@
 //              sleep, time follows the cycles again until the next sleep.
 // Real flash timing (W25Q16JV typical: 4 KiB sector erase 45 ms, 256 B page program 0.4 ms) is
 // added in "cycles" mode unless flashTiming is false; the CPU waits for the flash as on a board.
+// idleUntil() lets time pass fast: while the core sleeps, the clock jumps ahead by up to a given
+// step at once (a sleep_ms that oversleeps), so the device loop runs one step per jump.
+//
+// Resets. A watchdog reset (machine.reset(), or the boot ROM's reset_usb_boot behind
+// machine.bootloader()) stops the chip and sets `reset`: "bootsel" when the watchdog scratch
+// registers ask the ROM for USB boot (scratch4 = 0xb007c0d3, scratch7 its entry in the ROM: the
+// board then shows its RPI-RP2 drive), else "reboot" (the caller boots again from the flash).
 import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
 import { readElf } from './elf.mjs';
-import { loadUf2 } from './uf2.mjs';
+import { flashUf2, loadUf2 } from './uf2.mjs';
 
 export const FLASH_SIZE = 2 * 1024 * 1024; // the Pico's W25Q16JV
 export const FS_OFFSET = 0xa0000; // MicroPython rp2: littlefs from here to the end of flash
@@ -34,21 +41,26 @@ const BKPT_ERASE = 0xf1;
 const BKPT_PROGRAM = 0xf2;
 const TIMER_BASE = 0x40054;
 const TIMER_READS = new Set([0x0c, 0x24, 0x28]); // TIMELR, TIMERAWH, TIMERAWL
+const WATCHDOG_BASE = 0x40058;
+const USB_BOOT_MAGIC = 0xb007c0d3;
 
 export class PowerCut extends Error {}
 
 export class Chip {
   /**
    * bootrom: Uint32Array (16 KiB); uf2: bytes, or flash: a whole flash image to boot from
-   * (a reboot after a power cut); fsImage: bytes written at FS_OFFSET; elf: firmware ELF bytes.
+   * (a reboot after a power cut); update: a UF2 flashed over that image as the boot ROM's
+   * drive does (a firmware update that keeps the filesystem); fsImage: bytes written at
+   * FS_OFFSET; elf: firmware ELF bytes (of the firmware that runs).
    */
-  constructor({ bootrom, uf2, flash, fsImage, elf, mode = 'cycles', flashTiming = true, log = null }) {
+  constructor({ bootrom, uf2, flash, update, fsImage, elf, mode = 'cycles', flashTiming = true, log = null }) {
     const mcu = new RP2040();
     this.mcu = mcu;
     mcu.logger = new ConsoleLogger(log ? LogLevel.Debug : LogLevel.Error);
     mcu.loadBootrom(bootrom);
     if (flash) {
       mcu.flash.set(flash.subarray(0, FLASH_SIZE));
+      if (update && flashUf2(update, mcu.flash) > FS_OFFSET) throw new Error('firmware overlaps the filesystem at 0xA0000');
     } else {
       const top = loadUf2(uf2, mcu.flash);
       if (top > FS_OFFSET) throw new Error('firmware overlaps the filesystem at 0xA0000');
@@ -83,7 +95,24 @@ export class Chip {
     this.spinReads = 0;
     this.spinning = false;
     this.cycles = 0;
+    this.reset = null;
     this._watchTimer();
+    // Core 1 never runs here and rp2040js has no inter-core FIFO: FIFO_ST and FIFO_RD read as
+    // rp2040js reads any unknown SIO register (all ones), which lets MicroPython's soft reset
+    // through its core 1 handshake, without a console warning for each read.
+    const sio = mcu.sio;
+    const sioRead = sio.readUint32.bind(sio);
+    sio.readUint32 = (offset) => (offset === 0x50 || offset === 0x58 ? 0xffffffff : sioRead(offset));
+    const wd = mcu.peripherals[WATCHDOG_BASE];
+    wd.onWatchdogTrigger = () => {
+      const sc = wd.scratchData;
+      this.reset = sc[4] === USB_BOOT_MAGIC && sc[7] < 0x4000 ? 'bootsel' : 'reboot';
+      this.stopped = true;
+      // the chip is reset here: its watchdog stops too (else an alarm that rp2040js keeps
+      // re-arming at the same instant would spin inside the clock)
+      wd.alarm.enable = false;
+      wd.timer.enable = false;
+    };
 
     this.output = [];
     this.onOutput = null;
@@ -202,6 +231,7 @@ export class Chip {
     const scripted = this.mode === 'scripted';
     this.stopped = false;
     if (!this.patched) this._bootToMain(untilNs);
+    this._feed();
     while (clock.nanos < untilNs && !this.stopped) {
       if (core.waiting) {
         this.spinReads = 0;
@@ -214,6 +244,32 @@ export class Chip {
       const cycles = core.executeInstruction();
       this.cycles += cycles;
       if (!scripted || this.spinning) clock.tick(cycles * CYCLE_NS);
+    }
+    this._feed();
+    return !this.stopped;
+  }
+
+  /**
+   * Run until `untilNs` as runUntil does, but whenever the core sleeps the clock jumps ahead by
+   * up to `jumpNs` at once (firing the alarms it passes): for stretches where nothing happens
+   * but the firmware's own timers.
+   */
+  idleUntil(untilNs, jumpNs) {
+    const core = this.core;
+    const clock = this.clock;
+    this.stopped = false;
+    if (!this.patched) this._bootToMain(untilNs);
+    this._feed();
+    while (clock.nanos < untilNs && !this.stopped) {
+      if (core.waiting) {
+        this.spinReads = 0;
+        this.spinning = false;
+        clock.tick(Math.min(jumpNs, untilNs - clock.nanos));
+        continue;
+      }
+      const cycles = core.executeInstruction();
+      this.cycles += cycles;
+      clock.tick(cycles * CYCLE_NS);
     }
     this._feed();
     return !this.stopped;
