@@ -23,10 +23,11 @@ MPY_FILES += $(MPY_DIR)/score_stdio.mpy
 endif
 MPY_FILES += $(MPY_DIR)/settle_stdio.mpy
 
-# The device application and the simulator's runner, for make mp-sim.
+# The device application, the simulator's board and runner, for make mp-sim.
 FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/*.py firmware/drivers/*.py)) \
 	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/flows/*.py protocol/*.py)) \
-	$(MPY_DIR)/simulator/runner.mpy $(MPY_DIR)/sim_main.mpy
+	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard simulator/__init__.py simulator/runner.py simulator/player.py simulator/parts.py simulator/virtual.py \
+	board_configs/__init__.py board_configs/sim.py)) $(MPY_DIR)/sim_main.mpy
 SCRIPT ?= simulator/scenarios/mcr_session.txt
 OUT ?= build/mp-sim
 
@@ -76,7 +77,11 @@ $(MPY_DIR)/protocol/%.mpy: protocol/%.py $(STAMP)
 	@mkdir -p $(@D)
 	$(MPY_CROSS) -o $@ $<
 
-$(MPY_DIR)/simulator/runner.mpy: simulator/runner.py $(STAMP)
+$(MPY_DIR)/simulator/%.mpy: simulator/%.py $(STAMP)
+	@mkdir -p $(@D)
+	$(MPY_CROSS) -o $@ $<
+
+$(MPY_DIR)/board_configs/%.mpy: board_configs/%.py $(STAMP)
 	@mkdir -p $(@D)
 	$(MPY_CROSS) -o $@ $<
 
@@ -87,10 +92,13 @@ $(MPY_DIR)/sim_main.mpy: simulator/sim_main.py $(STAMP)
 sim-mpy: mpy $(FW_MPY)
 
 # A scenario on the MicroPython unix port from .mpy files, with a device-sized heap:
-#   make mp-sim SCRIPT=simulator/scenarios/mcr_session.txt HEAP=192K OUT=build/mp-sim
+#   make mp-sim SCRIPT=simulator/scenarios/mcr_session.txt HEAP=256K OUT=build/mp-sim
+# (HEAP not given: 256K, which the box with its renderer, font and device loop needs on this
+# 64-bit port for the MCR session; 240K is the least that passes)
+mp-sim: HEAP_SIM := $(if $(filter command line environment,$(origin HEAP)),$(HEAP),256K)
 mp-sim: sim-mpy
 	@rm -rf $(OUT) && mkdir -p $(OUT)
-	@cd $(MPY_DIR) && MICROPYPATH=$(CURDIR)/$(MPY_DIR) $(MICROPYTHON) -X heapsize=$(HEAP) -m sim_main $(abspath $(SCRIPT)) $(abspath $(OUT))
+	@cd $(MPY_DIR) && MICROPYPATH=$(CURDIR)/$(MPY_DIR) $(MICROPYTHON) -X heapsize=$(HEAP_SIM) -m sim_main $(abspath $(SCRIPT)) $(abspath $(OUT))
 	@echo "journal: $(OUT)/journal, screens: $(OUT)/screens.txt"
 
 # MicroPython searches the current directory before MICROPYPATH, so run from build/mpy:
@@ -111,15 +119,30 @@ bench: venv
 clean:
 	rm -rf build
 
-# Tournament server: `make serve` (SQLite in ./tournament.db; DB=postgresql://... for PostgreSQL),
-# `make server-bench` (upload and standings figures on SQLite and a throwaway PostgreSQL).
-.PHONY: serve server-bench
+# Tournament server (Django on gunicorn): `make serve` (SQLite in ./tournament.db;
+# DB=postgresql://... for PostgreSQL), `make server-test` (tests/server on SQLite and a throwaway
+# PostgreSQL, the browser test included), `make server-bench` (standings and upload figures, both
+# databases), `make server-screens` (rewrite docs/screens/server/ from the browser test: look at
+# them before committing), `make server-messages` (re-extract and compile the Chinese catalogue).
+.PHONY: serve server-test server-bench server-screens server-messages
 DB ?= sqlite:///tournament.db
 serve: venv
 	$(BIN)/python -m host_tools serve --db $(DB)
 
+server-test: venv
+	$(BIN)/python -m pytest -q tests/server tests/test_end_to_end.py
+
 server-bench: venv
-	$(BIN)/python bench/server_bench.py --json build/bench/server_bench.json
+	nice $(BIN)/python bench/server_bench.py --json build/bench/server_bench.json
+
+server-screens: venv
+	rm -f docs/screens/server/*.png
+	SERVER_SCREENS_UPDATE=1 $(BIN)/python -m pytest -q tests/server/test_event_in_browser.py
+
+server-messages: venv
+	cd host_tools/server && DJANGO_SETTINGS_MODULE=host_tools.server.settings MT_SECRET_KEY=x MT_DB=sqlite:///:memory: \
+		PYTHONPATH=$(CURDIR) $(CURDIR)/$(BIN)/python -m django makemessages -l zh_Hans --no-location
+	$(BIN)/python tools/server_messages.py
 
 # Boards (board_configs/NAME.py). `make firmware BOARD=pico` compiles the device's modules to
 # build/BOARD/fs (with a manifest.py for a frozen build and a size report); `make deploy BOARD=pico
@@ -190,3 +213,10 @@ pico-test: venv pico-deps firmware
 	@if [ -e "$${PICO_FIRMWARE_DIR:-../shared/pico}/micropython-1.28.0-rp2-src.tar.xz" ]; then \
 		bash tools/pico_build_deps.sh && QUIET=1 nice $(BIN)/python tools/pico_uf2.py --if-available; fi
 	$(BIN)/python -m pytest -q tests/pico
+
+# Start time of the score command against a bare interpreter (issue 13: <= 2x), with hyperfine
+# when installed, else a loop of runs: make cli-bench [RUNS=30]
+.PHONY: cli-bench
+RUNS ?= 30
+cli-bench: venv
+	$(BIN)/python -m bench.cli_start --runs=$(RUNS)

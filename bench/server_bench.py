@@ -1,19 +1,28 @@
-"""Tournament server figures (not part of `make test`): upload throughput with many concurrent
-sync clients, and the standings recompute, on SQLite and PostgreSQL.
+"""Tournament server figures (`make server-bench`, not part of `make test`): uploads from many
+boxes at once, batches, and standings cold, warm and under eight concurrent cold requests, on
+SQLite and PostgreSQL side by side, against the real server (gunicorn, `python -m host_tools serve`).
 
-    .venv/bin/python bench/server_bench.py [--players 1000] [--sessions 10] [--hands 16]
-                                           [--clients 250] [--backends sqlite,postgresql]
+    .venv/bin/python bench/server_bench.py [--players 1000,4000] [--sessions 10] [--hands 16]
+                                           [--clients 250] [--backends sqlite,postgresql] [--json FILE]
 
-The synthetic tournament: ``players`` players in tables of four, ``sessions`` sessions seated by
-draw then by rank, ``hands`` MCR hands per table with random wins, deal-ins and fans, plus a
-session and a session_end record per table: 1000 / 10 / 16 gives 250 tables x 10 x 18 = 45,000
-signed records. The server runs as a subprocess (`python -m host_tools serve`), the clients in
-this process: one thread per client, each a keep-alive HTTP/1.1 connection, each client being
-one table's device that uploads its records one POST /api/records at a time, all clients
-starting together. Afterwards: the same records again as 200-record batches (all "known"), the
-standings request cold (load + recompute) and warm (cached), the recompute split into load and
-compute in-process, and a check that the standings equal host_tools.tournament's computation
-from the generated scores. PostgreSQL comes from tools/pg_test_server.sh. Only loopback.
+Synthetic tournaments: N players in tables of four, `sessions` sessions (seated by draw, then by
+rank, each published), `hands` MCR hands per table with random wins, deal-ins and fans, plus a
+session and a session_end record per table: 1,000 players give 250 tables x 10 x 18 = 45,000
+signed records, 4,000 give 180,000. For the first size, `clients` threads (each a box with its
+own keep-alive connection) upload one POST /api/records at a time, all starting together; the
+other sizes are uploaded in 200-record batches (the batch figure). Then:
+
+* cold: the first standings request after a change (an upload), as a client sees it; and the
+  same work in this process split into load (SQL) and compute (integrity, corrections, scoring,
+  rows), wall clock and CPU seconds;
+* warm: the median of 20 requests with nothing changed;
+* eight concurrent cold requests right after a change: how many computed (the X-Results header
+  says computed / shared / memory), and the slowest answer;
+* the standings equal host_tools.tournament's own computation from the generated scores.
+
+The machine has 2 cores shared with the load generator (this process); the throughput figures
+include that contention. PostgreSQL comes from tools/pg_test_server.sh (fsync off: a throwaway
+cluster). Only loopback.
 """
 from __future__ import annotations
 
@@ -21,7 +30,7 @@ import argparse
 import json
 import os
 import random
-import socket
+import shutil
 import statistics
 import subprocess
 import sys
@@ -32,212 +41,308 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from host_tools.server import standings as standings_mod  # noqa: E402
-from host_tools.server.db import open_database  # noqa: E402
 from host_tools.tournament.exports import format_score  # noqa: E402
 from host_tools.tournament.scoring import mcr_session, mcr_standings  # noqa: E402
 from host_tools.tournament.seating import draw_seating, rank_seating  # noqa: E402
-from tests.server.helpers import Client, Device, synthetic_session  # noqa: E402
+from tests.server.helpers import Client, Device, free_port, synthetic_session  # noqa: E402
 
-
-def free_port() -> int:
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
+PASSWORD = "bench-password"
+TARGETS = {"cold_1000_s": 0.5, "cold_4000_s": 2.0, "warm_s": 0.020, "upload_rps": 500, "upload_p99_s": 1.0, "batch_records_s": 2000}
 
 
 def generate(players: int, sessions: int, hands: int, seed: int = 1):
     rng = random.Random(seed)
     ids = ["P%04d" % i for i in range(1, players + 1)]
     devices: dict = {}
-    per_device: dict = {}
+    per_session = []
     expected = []
     for s in range(1, sessions + 1):
         ranked = ids if s == 1 else [x.player for x in mcr_standings(expected, ids)]
         tables = [(t.number, list(t.players)) for t in (draw_seating(ranked) if s == 1 else rank_seating(ranked))]
-        envs, scores = synthetic_session("B", s, tables, devices, rng, hands, t0=1_700_000_000 + s * 20_000)
+        envs, scores = synthetic_session("B%d" % players, s, tables, devices, rng, hands, t0=1_700_000_000 + s * 20_000)
         expected.append(mcr_session([{p: scores[p] for p in ps} for _, ps in tables]))
-        for e in envs:
-            per_device.setdefault(e["device"], []).append(json.dumps(e).encode())
-    return ids, devices, per_device, expected
+        per_session.append((tables, envs))
+    return ids, devices, per_session, expected
 
 
-def start_server(url: str, pool: int):
-    env = dict(os.environ, MT_PASSWORD="bench-password")
-    subprocess.run([sys.executable, "-m", "host_tools", "serve", "--db", url, "--create-account", "bench"], cwd=ROOT, env=env, check=True, capture_output=True)
+def start_server(db: str, workdir: Path):
+    env = dict(os.environ, MT_PASSWORD=PASSWORD, MT_SECRET_KEY_FILE=str(workdir / "secret"))
+    subprocess.run([sys.executable, "-m", "host_tools", "serve", "--db", db, "--create-account", "bench"], cwd=ROOT, env=env, check=True,
+                   capture_output=True)
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "host_tools", "serve", "--db", url, "--port", str(port), "--pool", str(pool)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "host_tools", "serve", "--db", db, "--port", str(port)], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=open(workdir / "server.log", "w"), text=True)
     line = proc.stdout.readline()
     if "serving" not in line:
-        raise SystemExit("server did not start: %s %s" % (line, proc.stderr.read()))
-    return proc, "http://127.0.0.1:%d" % port
-
-
-def upload_phase(base: str, per_device: dict, clients: int, batch: int = 0):
-    """clients threads; device lists dealt round-robin to them. Returns (seconds, requests, statuses, errors, latencies)."""
-    devs = sorted(per_device)
-    work = [[] for _ in range(clients)]
-    for i, d in enumerate(devs):
-        work[i % clients].append(d)
-    statuses: dict = {}
-    errors: list = []
-    lat: list = []
-    lock = threading.Lock()
-    barrier = threading.Barrier(clients + 1)
-    count = [0]
-
-    def run(my):
-        c = Client(base)
-        local, my_lat, n = {}, [], 0
-        try:
-            c.request("GET", "/api/health")  # connect before the clock starts
-            barrier.wait()
-            for d in my:
-                items = per_device[d]
-                chunks = [[x] for x in items] if not batch else [items[i:i + batch] for i in range(0, len(items), batch)]
-                for chunk in chunks:
-                    t = time.perf_counter()
-                    if batch:
-                        st, _, body = c.request("POST", "/api/records:batch", raw=b"[" + b",".join(chunk) + b"]", headers={"Content-Type": "application/json"})
-                        if st == 200:
-                            for r in json.loads(body)["results"]:
-                                local[r["status_code"]] = local.get(r["status_code"], 0) + 1
-                        else:
-                            local[st] = local.get(st, 0) + 1
-                    else:
-                        st, _, _ = c.request("POST", "/api/records", raw=chunk[0], headers={"Content-Type": "application/json"})
-                        local[st] = local.get(st, 0) + 1
-                    my_lat.append(time.perf_counter() - t)
-                    n += 1
-        except Exception as e:  # counted as errors
-            with lock:
-                errors.append(repr(e))
-        finally:
-            c.close()
-            with lock:
-                for k, v in local.items():
-                    statuses[k] = statuses.get(k, 0) + v
-                lat.extend(my_lat)
-                count[0] += n
-
-    threads = [threading.Thread(target=run, args=(w,), daemon=True) for w in work]
-    for t in threads:
-        t.start()
-    barrier.wait()
-    t0 = time.perf_counter()
-    for t in threads:
-        t.join()
-    return time.perf_counter() - t0, count[0], statuses, errors, lat
+        raise SystemExit("server did not start: %s %s" % (line, (workdir / "server.log").read_text()))
+    url = "http://127.0.0.1:%d" % port
+    c = Client(url)
+    st, body = c.post("/api/login", {"username": "bench", "password": PASSWORD})
+    assert st == 200, body
+    c.token = body["token"]
+    return proc, url, c
 
 
 def pct(xs, p):
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(p * len(xs)))] * 1000 if xs else 0.0
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))] if xs else None
 
 
-def bench_backend(name: str, url: str, args, data) -> dict:
-    ids, devices, per_device, expected = data
-    proc, base = start_server(url, args.pool)
+def setup_tournament(org: Client, tid: str, ids: list, devices: dict, per_session: list):
+    st, body = org.post("/api/tournaments", {"id": tid, "name": tid, "format": "mcr_000", "settings": {"prelim_sessions": len(per_session), "finalists": 16}})
+    assert st == 201, body
+    for i in range(0, len(ids), 5000):
+        st, body = org.post("/api/tournaments/%s/players" % tid, [{"id": p, "name": "Player " + p, "draw": i + j + 1} for j, p in enumerate(ids[i:i + 5000])])
+        assert st == 200, body
+    for n, d in devices.items():
+        st, body = org.post("/api/devices", {"id": d.id, "key": d.key.hex()})
+        assert st == 201, body
+    for s, (tables, _) in enumerate(per_session, 1):
+        st, body = org.post("/api/tournaments/%s/seatings/%d" % (tid, s),
+                            {"method": "manual", "tables": [{"table": t, "players": ps} for t, ps in tables], "publish": True})
+        assert st == 201, body
+
+
+def upload_single(url: str, per_session: list, clients: int):
+    by_dev: dict = {}
+    for _, envs in per_session:
+        for e in envs:
+            by_dev.setdefault(e["device"], []).append(json.dumps(e).encode())
+    lanes = [[] for _ in range(clients)]
+    for i, (_, items) in enumerate(sorted(by_dev.items())):
+        lanes[i % clients].append(items)
+    lat: list = []
+    statuses: dict = {}
+    errors = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(clients)
+
+    def run(my):
+        c = Client(url)
+        c.get("/api/health")
+        barrier.wait()
+        mine, st_ = [], {}
+        try:
+            for items in my:
+                for raw in items:
+                    t0 = time.perf_counter()
+                    st, _, _ = c.request("POST", "/api/records", raw=raw, headers={"Content-Type": "application/json"})
+                    mine.append(time.perf_counter() - t0)
+                    st_[st] = st_.get(st, 0) + 1
+        except Exception as e:  # noqa: BLE001 - a figure, not a test: count and go on
+            errors.append(repr(e))
+        with lock:
+            lat.extend(mine)
+            for k, v in st_.items():
+                statuses[k] = statuses.get(k, 0) + v
+
+    threads = [threading.Thread(target=run, args=(lane,)) for lane in lanes]
+    for t in threads:
+        t.start()
+    t0 = time.perf_counter()
+    for t in threads:
+        t.join()
+    dt = time.perf_counter() - t0
+    n = sum(statuses.values())
+    return {"records": n, "seconds": round(dt, 2), "req_per_s": round(n / dt, 1), "p50_ms": round(pct(lat, 50) * 1000, 1),
+            "p99_ms": round(pct(lat, 99) * 1000, 1), "max_ms": round(max(lat) * 1000, 1), "statuses": statuses, "errors": len(errors)}
+
+
+def upload_batches(url: str, per_session: list, clients: int = 8):
+    by_dev: dict = {}
+    for _, envs in per_session:
+        for e in envs:
+            by_dev.setdefault(e["device"], []).append(e)
+    lanes = [[] for _ in range(clients)]
+    for i, (_, items) in enumerate(sorted(by_dev.items())):
+        lanes[i % clients].extend(items[j:j + 200] for j in range(0, len(items), 200))
+    statuses: dict = {}
+    lock = threading.Lock()
+
+    def run(batches):
+        c = Client(url)
+        for b in batches:
+            st, body = c.post("/api/records:batch", b)
+            with lock:
+                for r in body["results"] if st == 200 else [{"status_code": st}] * len(b):
+                    statuses[r["status_code"]] = statuses.get(r["status_code"], 0) + 1
+
+    threads = [threading.Thread(target=run, args=(lane,)) for lane in lanes]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    dt = time.perf_counter() - t0
+    n = sum(statuses.values())
+    return {"records": n, "seconds": round(dt, 2), "records_per_s": round(n / dt, 1), "statuses": statuses}
+
+
+def poke(url: str, tid: str, dev: Device, seq: list):
+    """A change, so that the next request is cold: one more signed record for the tournament (a
+    session_end of a table that does not exist: it lands in quarantine and changes no score)."""
+    seq[0] += 1
+    d = Device(dev.id, dev.key)
+    d.seq = 1_000_000 + seq[0]
+    st, body = Client(url).post("/api/records", d.next({"v": 1, "kind": "session_end", "tournament": tid, "session": 1, "table": 10000 - seq[0],
+                                                         "hands": 0, "match_scores": {}, "time": 1}))
+    assert st == 201, body
+
+
+def standings_figures(url: str, tid: str, dev: Device, seq: list, expected, ids):
+    c = Client(url)
+    poke(url, tid, dev, seq)
+    t0 = time.perf_counter()
+    st, headers, body = c.request("GET", "/api/tournaments/%s/standings" % tid)
+    cold = time.perf_counter() - t0
+    assert st == 200 and headers.get("X-Results") == "computed", (st, headers.get("X-Results"))
+    doc = json.loads(body)
+    want = mcr_standings(expected, ids)
+    match = [(r["rank"], r["player"], r["standard"], r["match"]) for r in doc["standings"]] == \
+        [(s.rank, s.player, format_score(s.standard), format_score(s.match)) for s in want]
+    warm = []
+    for _ in range(20):
+        t0 = time.perf_counter()
+        c.request("GET", "/api/tournaments/%s/standings" % tid)
+        warm.append(time.perf_counter() - t0)
+    # eight at once, right after a change
+    poke(url, tid, dev, seq)
+    out, lat = [], []
+    barrier = threading.Barrier(8)
+
+    def one():
+        cc = Client(url)
+        cc.get("/api/health")
+        barrier.wait()
+        t0 = time.perf_counter()
+        st, h, _ = cc.request("GET", "/api/tournaments/%s/standings" % tid)
+        lat.append(time.perf_counter() - t0)
+        out.append(h.get("X-Results"))
+
+    threads = [threading.Thread(target=one) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return {"cold_s": round(cold, 3), "warm_s": round(statistics.median(warm), 4), "concurrent8_computed": out.count("computed"),
+            "concurrent8_sources": sorted(out), "concurrent8_slowest_s": round(max(lat), 3), "standings_match_reference": match,
+            "quarantined": doc["quarantined"], "problems": len(doc["problems"])}
+
+
+def in_process(db: str, tid: str):
+    """The cold work without HTTP: load (SQL), compute (integrity, corrections, scoring, rows), encode."""
+    code = r'''
+import json, os, sys, time
+sys.path.insert(0, %r)
+from host_tools.server.main import setup
+setup(%r)
+from host_tools.server.results import cache, compute, snapshot
+best = None
+for _ in range(3):
+    w0, c0 = time.perf_counter(), time.process_time()
+    snap = snapshot.load(%r)
+    w1, c1 = time.perf_counter(), time.process_time()
+    res = compute.compute(snap)
+    w2, c2 = time.perf_counter(), time.process_time()
+    body = cache._encode(res)
+    w3, c3 = time.perf_counter(), time.process_time()
+    f = {"load_s": round(w1 - w0, 3), "compute_s": round(w2 - w1, 3), "encode_s": round(w3 - w2, 3), "total_s": round(w3 - w0, 3),
+         "load_cpu_s": round(c1 - c0, 3), "compute_cpu_s": round(c2 - c1, 3), "total_cpu_s": round(c3 - c0, 3), "hands": len(snap.hands)}
+    if best is None or f["total_s"] < best["total_s"]:
+        best = f
+print(json.dumps(best))
+''' % (str(ROOT), db, tid)
+    env = dict(os.environ, MT_SECRET_KEY="bench")
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        return {"error": p.stderr[-2000:]}
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def bench_backend(name: str, db: str, args, datasets: dict, workdir: Path) -> dict:
+    proc, url, org = start_server(db, workdir)
+    out = {"backend": name}
     try:
-        org = Client(base)
-        org.token = json.loads(org.request("POST", "/api/login", {"username": "bench", "password": "bench-password"})[2])["token"]
-        assert org.request("POST", "/api/tournaments", {"id": "B", "name": "Bench", "format": "mcr_000", "settings": {"prelim_sessions": args.sessions}})[0] == 201
-        assert org.request("POST", "/api/tournaments/B/players", [{"id": p, "name": "Player " + p, "draw": i + 1} for i, p in enumerate(ids)])[0] == 200
-        for d in devices.values():
-            assert org.request("POST", "/api/devices", {"id": d.id, "key": d.key.hex()})[0] == 201
-        total = sum(len(v) for v in per_device.values())
-        secs, n, statuses, errors, lat = upload_phase(base, per_device, args.clients)
-        out = {
-            "backend": name, "records": total, "clients": args.clients,
-            "upload_s": round(secs, 2), "upload_rps": round(n / secs, 1), "statuses": statuses, "errors": len(errors),
-            "latency_ms_p50": round(pct(lat, 0.5), 1), "latency_ms_p99": round(pct(lat, 0.99), 1), "latency_ms_max": round(max(lat) * 1000, 1),
-        }
-        secs, n, statuses, errors2, _ = upload_phase(base, per_device, args.clients, batch=200)
-        out.update({"reupload_batch200_s": round(secs, 2), "reupload_records_per_s": round(total / secs, 1), "reupload_statuses": statuses, "reupload_errors": len(errors2)})
-        t = time.perf_counter()
-        st, _, body = org.request("GET", "/api/tournaments/B/standings")
-        out["standings_cold_s"] = round(time.perf_counter() - t, 3)
-        t = time.perf_counter()
-        org.request("GET", "/api/tournaments/B/standings")
-        out["standings_warm_s"] = round(time.perf_counter() - t, 4)
-        t = time.perf_counter()
-        st_page, _, _ = org.request("GET", "/t/B/standings")
-        out["standings_page_warm_s"] = round(time.perf_counter() - t, 4)
-        got = json.loads(body)
-        want = mcr_standings(expected, ids)
-        out["standings_match_reference"] = [(r["rank"], r["player"], r["standard"], r["match"]) for r in got["standings"]] == [
-            (s.rank, s.player, format_score(s.standard), format_score(s.match)) for s in want]
-        out["problems"] = len(got["problems"])
-        # in-process split of the recompute
-        db = open_database(url, pool_size=2)
-        t = time.perf_counter()
-        with db.tx() as tx:
-            snap = standings_mod.load(tx, "B")
-        t1 = time.perf_counter()
-        standings_mod.compute(snap)
-        t2 = time.perf_counter()
-        db.close()
-        out["recompute_load_s"] = round(t1 - t, 3)
-        out["recompute_compute_s"] = round(t2 - t1, 3)
-        org.close()
-        return out
+        for n, (ids, devices, per_session, expected) in datasets.items():
+            tid = "B%d" % n
+            t0 = time.perf_counter()
+            setup_tournament(org, tid, ids, devices, per_session)
+            fig = {"players": n, "records": sum(len(e) for _, e in per_session), "setup_s": round(time.perf_counter() - t0, 1)}
+            if n == min(datasets):
+                fig["single_uploads"] = upload_single(url, per_session, args.clients)
+                fig["batch_reupload_known"] = upload_batches(url, per_session)
+            else:
+                fig["batch_uploads"] = upload_batches(url, per_session)
+            fig["standings"] = standings_figures(url, tid, next(iter(devices.values())), [0], expected, ids)
+            fig["in_process"] = in_process(db, tid)
+            out[str(n)] = fig
+            print(json.dumps({name: {str(n): fig}}, indent=1), flush=True)
     finally:
         proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        proc.wait(30)
+    return out
+
+
+def verdict(results: list) -> dict:
+    v = {}
+    for r in results:
+        b = r["backend"]
+        small, big = sorted(int(k) for k in r if k.isdigit())[:1], sorted(int(k) for k in r if k.isdigit())[1:]
+        for n in small:
+            f = r[str(n)]
+            v["%s cold standings %d players <= %.1f s" % (b, n, TARGETS["cold_1000_s"])] = f["standings"]["cold_s"] <= TARGETS["cold_1000_s"]
+            v["%s single uploads >= %d req/s" % (b, TARGETS["upload_rps"])] = f["single_uploads"]["req_per_s"] >= TARGETS["upload_rps"]
+            v["%s single upload p99 <= %.0f s" % (b, TARGETS["upload_p99_s"])] = f["single_uploads"]["p99_ms"] <= TARGETS["upload_p99_s"] * 1000
+            v["%s warm standings <= 20 ms" % b] = f["standings"]["warm_s"] <= TARGETS["warm_s"]
+            v["%s 8 concurrent cold compute once" % b] = f["standings"]["concurrent8_computed"] == 1
+        for n in big:
+            f = r[str(n)]
+            v["%s cold standings %d players <= %.1f s" % (b, n, TARGETS["cold_4000_s"])] = f["standings"]["cold_s"] <= TARGETS["cold_4000_s"]
+            v["%s batch uploads >= %d records/s" % (b, TARGETS["batch_records_s"])] = f["batch_uploads"]["records_per_s"] >= TARGETS["batch_records_s"]
+    return v
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--players", type=int, default=1000)
+    ap.add_argument("--players", default="1000,4000")
     ap.add_argument("--sessions", type=int, default=10)
     ap.add_argument("--hands", type=int, default=16)
     ap.add_argument("--clients", type=int, default=250)
-    ap.add_argument("--pool", type=int, default=16, help="server database connections")
     ap.add_argument("--backends", default="sqlite,postgresql")
     ap.add_argument("--json", help="also write the figures to this file")
     args = ap.parse_args(argv)
-    t = time.perf_counter()
-    data = generate(args.players, args.sessions, args.hands)
-    print("generated %d records for %d devices in %.1f s" % (sum(len(v) for v in data[2].values()), len(data[2]), time.perf_counter() - t), flush=True)
-    work = ROOT / "build" / "bench"
-    work.mkdir(parents=True, exist_ok=True)
+    sizes = [int(x) for x in args.players.split(",")]
+    t0 = time.time()
+    datasets = {n: generate(n, args.sessions, args.hands) for n in sizes}
+    print("generated %s records in %.1f s" % ({n: sum(len(e) for _, e in d[2]) for n, d in datasets.items()}, time.time() - t0), flush=True)
     results = []
-    pg_started = False
+    work = ROOT / "build" / "bench" / "server"
+    shutil.rmtree(work, ignore_errors=True)
+    pg = None
     try:
-        for name in args.backends.split(","):
-            if name == "sqlite":
-                path = work / "server_bench.db"
-                for suffix in ("", "-wal", "-shm"):
-                    p = Path(str(path) + suffix)
-                    if p.exists():
-                        p.unlink()
-                url = "sqlite:///" + str(path)
+        for b in args.backends.split(","):
+            wd = work / b
+            wd.mkdir(parents=True, exist_ok=True)
+            if b == "sqlite":
+                db = "sqlite:///" + str(wd / "bench.db")
             else:
-                dsn = os.environ.get("TEST_PG_DSN")
-                if not dsn:
-                    out = subprocess.run(["bash", str(ROOT / "tools" / "pg_test_server.sh"), "start"], check=True, capture_output=True, text=True)
-                    dsn = out.stdout.strip().splitlines()[-1]
-                    pg_started = True
+                if pg is None:
+                    pg = subprocess.run(["bash", str(ROOT / "tools" / "pg_test_server.sh"), "start"], check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
                 import psycopg
 
-                dbname = "bench_%d" % int(time.time())
-                with psycopg.connect(dsn, autocommit=True) as c:
-                    c.execute("CREATE DATABASE " + dbname)
-                url = dsn.rsplit("/", 1)[0] + "/" + dbname
-            r = bench_backend(name, url, args, data)
-            results.append(r)
-            print(json.dumps(r, indent=1), flush=True)
+                with psycopg.connect(pg, autocommit=True) as c:
+                    c.execute("DROP DATABASE IF EXISTS server_bench")
+                    c.execute("CREATE DATABASE server_bench")
+                db = pg.rsplit("/", 1)[0] + "/server_bench"
+            results.append(bench_backend(b, db, args, datasets, wd))
     finally:
-        if pg_started:
+        if pg is not None:
             subprocess.run(["bash", str(ROOT / "tools" / "pg_test_server.sh"), "stop"], capture_output=True)
+    v = verdict(results)
+    print(json.dumps({"targets": v}, indent=1))
     if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=1))
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps({"results": results, "targets": v}, indent=1))
     return 0
 
 

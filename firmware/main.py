@@ -1,7 +1,12 @@
-# The device's main loop. On a board the build's /main.py runs `from firmware.main import run;
-# run()`; the simulator builds a Device around its virtual hardware and calls step() itself.
+# The device's main loop, the only one: a board runs it from the build's /main.py
+# (`from firmware.main import run; run()`); the desktop simulator in every mode, the unix-port
+# device on stdio (firmware/link_stdio.py) and the tests run the same boot() and serve().
 #
-#   run()   board_config -> hardware, journal on flash, App, then forever: step(), sleep 5 ms
+#   dev = boot(cfg)       board config -> hardware (firmware/board.py), journal on flash, App, the
+#                         host link on the USB serial port, the tag settings; a Device around them
+#   serve(dev, hook=h)    then forever: h(dev, n) (a truthy return stops), dev.step(), and unless
+#                         the link moved bytes, dev.idle(LOOP_MS) (a sleep; on the link's port a
+#                         wait that a byte ends early). run() is boot() then serve().
 #
 # One step never blocks for long: the keypad is scanned once (debounced over scans, so the
 # 5 ms period matters), at most a few queued keys go to the app; the serial link is read without
@@ -16,16 +21,21 @@
 # Tags: one tag per poll; its pages 4-7 are read, the tag is halted (it stays silent until it
 # leaves the field, so one tap is one read) and identified (record, else the UID registry);
 # app.tap(uid, tile) or app.tap(uid, message) for a tag that is not a tile of this set.
+#
+# Time: the clock is milliseconds since the chip's reset (ticks_ms() counts from 0 there), so
+# a harness that knows the chip's time knows the device's; the simulator hands in its own.
 import gc
 import sys
 
 try:
     from time import sleep_ms, ticks_diff, ticks_ms
-except ImportError:  # CPython (tests): a plain millisecond clock
+except ImportError:  # CPython (tests): a plain millisecond clock, from 0 at start-up
     import time as _time
 
+    _T0 = _time.monotonic()
+
     def ticks_ms():
-        return int(_time.monotonic() * 1000)
+        return int((_time.monotonic() - _T0) * 1000)
 
     def ticks_diff(a, b):
         return a - b
@@ -43,6 +53,7 @@ READ_MS = 100
 SCROLL_MS = 2500
 REFRESH_MS = 1000
 MAX_KEYS = 4
+LINK_POLLS = 8
 LOOP_MS = 5
 TAG_MESSAGES = {
     "blank": "blank tag: not written yet",
@@ -54,12 +65,13 @@ _COMBO = "*0#"  # on the idle screen: the tag checker
 
 
 class Clock:
-    """Milliseconds since boot that never wrap (ticks_ms wraps after 2^30 ms on most ports)."""
+    """Milliseconds since boot that never wrap (ticks_ms wraps after 2^30 ms on most ports).
+    since_boot: start from ticks() itself (0 at the chip's reset), else from 0 now."""
 
-    def __init__(self, ticks=ticks_ms):
+    def __init__(self, ticks=ticks_ms, since_boot=True):
         self.ticks = ticks
         self.last = ticks()
-        self.ms = 0
+        self.ms = self.last if since_boot else 0
 
     def __call__(self):
         now = self.ticks()
@@ -77,9 +89,9 @@ class Device:
         self.registry = registry
         self.files = files  # folder for tagset / uidreg.bin, None: not saved
         self.tags = TagsMode(self)
-        self.link = link  # firmware.link.Link: polled every step, its TAGS requests to self.tags
+        self.link = None  # firmware.link.Link: polled every step, its TAGS requests to self.tags
         if link is not None:
-            attach(link, self.tags)
+            self.attach(link)
         self.buf = bytearray(16)
         self.model = None
         self.scroll = 0
@@ -92,6 +104,10 @@ class Device:
         self.read_ms = READ_MS
         self.steps = 0
         self.draws = 0
+
+    def attach(self, link):
+        self.link = link
+        attach(link, self.tags)
 
     # ---- inputs ----
     def key(self, k):
@@ -109,6 +125,8 @@ class Device:
 
     def read_tag(self):
         rdr = self.hw.reader
+        if rdr is None:
+            return
         r = rdr.poll()
         if r == NO_TAG:
             return
@@ -137,17 +155,22 @@ class Device:
 
     # ---- one pass of the loop ----
     def step(self):
+        """One pass; True when the link moved bytes (the loop then goes on without waiting)."""
         self.steps += 1
         hw = self.hw
-        for _ in range(MAX_KEYS):
-            k = hw.keys.poll()
-            if k is None:
-                break
-            self.key(k)
+        keys = hw.keys
+        if keys is not None:
+            for _ in range(MAX_KEYS):
+                k = keys.poll()
+                if k is None:
+                    break
+                self.key(k)
+        busy = False
         if self.link is not None:
-            for _ in range(4):  # each poll moves at most max_read / max_write bytes
+            for _ in range(LINK_POLLS):  # each poll moves at most max_read / max_write bytes
                 if not self.link.poll():
                     break
+                busy = True
                 self.dirty = True
         now = self.clock()
         if now - self.next_read >= 0:
@@ -161,11 +184,22 @@ class Device:
             if self.app.state != state:
                 self.dirty = True
         self.redraw(now)
+        return busy
+
+    def idle(self, ms):
+        """Wait for the next step: on the link's port, where a byte ends the wait, else a sleep."""
+        link = self.link
+        if link is not None and link.online:
+            link.port.wait(ms, link.tx_pending)
+        else:
+            sleep_ms(ms)
 
     def screen(self):
         return self.tags.screen() if self.tags.active else self.app.screen()
 
     def redraw(self, now):
+        if self.hw.display is None:
+            return
         if now - self.next_refresh >= 0:
             self.dirty = True
         if self.dirty:
@@ -245,43 +279,65 @@ def open_journal(cfg, root=None):
     return Journal(path), root
 
 
-def run(board=None, loops=-1, mods=None, root=None, link=True, hook=None):
-    """Boot: hardware from the board config, journal, App; then the loop (loops < 0: forever).
-    mods / root / hook(dev, n): stand-ins for the port's modules, the flash root, and a call
-    before each step (tests on the unix port)."""
+def boot(cfg=None, mods=None, root=None, clock=None, journal=None, hw=None, link=True, port=None,
+         device_id=None, epoch=0):
+    """A booted box: hardware from the board config (cfg: a config module, a board name, None
+    for the installed board_config), the journal (journal: one already open, else cfg.JOURNAL
+    under root), the App, the tag settings in root, and the host link: on `port` if given, else
+    with link=True on the USB serial port (sys.stdin / sys.stdout) where the board has one.
+    hw, clock, device_id, epoch: stand-ins (the simulator's board, its clock; tests)."""
     from firmware import board as boardmod
     from firmware.app import App
-    cfg = boardmod.load(board)
-    hw = boardmod.build(cfg, mods)
-    journal, root = open_journal(cfg, root)
-    clock = Clock()
-    device_id = getattr(cfg, "DEVICE_ID", None) or _device_id(cfg, mods)
-    app = App(journal, clock, device_id=device_id)
-    set_id, registry = load_tag_settings(root)
-    port = None
-    if link and getattr(cfg, "SERIAL", "usb") == "usb":
+    if cfg is None or isinstance(cfg, str):
+        cfg = boardmod.load(cfg)
+    if hw is None:
+        hw = boardmod.build(cfg, mods)
+    if journal is None:
+        journal, root = open_journal(cfg, root)
+    if clock is None:
+        clock = Clock()
+    if device_id is None:
+        device_id = getattr(cfg, "DEVICE_ID", None) or _device_id(cfg, hw)
+    app = App(journal, clock, device_id=device_id, epoch=epoch)
+    set_id, registry = load_tag_settings(root) if root is not None else (1, None)
+    lk = None
+    if port is None and link and getattr(cfg, "SERIAL", "usb") == "usb":
         try:
-            from firmware.link import Link, StreamPort
-            port = Link(app, StreamPort(sys.stdin.buffer, sys.stdout.buffer), root + "/device.key",
-                        board=cfg.NAME)
+            from firmware.link import StreamPort
+            port = StreamPort(sys.stdin.buffer, sys.stdout.buffer)
         except (ImportError, AttributeError, OSError):
             port = None  # a port without select.poll on stdin (CircuitPython: usb_cdc): no link
-    dev = Device(hw, app, clock, set_id, registry, port, files=root)
+    if port is not None:
+        from firmware.link import Link
+        lk = Link(app, port, (root or "") + "/device.key", board=cfg.NAME)
+    dev = Device(hw, app, clock, set_id, registry, lk, files=root)
     gc.collect()
-    n = 0
-    while loops < 0 or n < loops:
-        if hook is not None:
-            hook(dev, n)
-        dev.step()
-        n += 1
-        sleep_ms(LOOP_MS)
     return dev
 
 
-def _device_id(cfg, mods=None):
-    try:
-        machine = mods["machine"] if mods and "machine" in mods else __import__("machine")
-        uid = machine.unique_id()
+def serve(dev, loops=-1, hook=None, sleep=None):
+    """The device loop (loops < 0: forever). hook(dev, n) before each step, a truthy return
+    ends the loop; sleep(ms) between steps (default dev.idle) unless the link moved bytes."""
+    wait = sleep if sleep is not None else dev.idle
+    n = 0
+    while loops < 0 or n < loops:
+        if hook is not None and hook(dev, n):
+            break
+        busy = dev.step()
+        n += 1
+        if not busy:
+            wait(LOOP_MS)
+    return dev
+
+
+def run(board=None, loops=-1, mods=None, root=None, link=True, hook=None):
+    """Boot, then the loop (loops < 0: forever). mods / root / hook(dev, n): stand-ins for the
+    port's modules, the flash root, and a call before each step (tests on the unix port)."""
+    return serve(boot(board, mods, root, link=link), loops, hook)
+
+
+def _device_id(cfg, hw):
+    uid = hw.unique_id()
+    if uid:
         return "box-" + "".join("%02x" % b for b in uid[-3:])
-    except (ImportError, AttributeError):
-        return "box-" + cfg.NAME
+    return "box-" + cfg.NAME

@@ -39,14 +39,19 @@ except ImportError:  # CPython
         return x
 
 
-if sys.implementation.name == "micropython":
+_MP = sys.implementation.name == "micropython"
+try:
     import framebuf
+except ImportError:  # CPython, CircuitPython: whoever runs the firmware there registers a stand-in
+    framebuf = None
 
-    _MP = True
-else:  # CPython: the simulator's copy of framebuf, same pixels
-    from simulator import framebuf_compat as framebuf
 
-    _MP = False
+def use_framebuf(mod):
+    """Register the framebuf of a port without MicroPython's built-in one (firmware/framebuf_py.py:
+    the simulator does on CPython, firmware/board.py on CircuitPython). Same pixels."""
+    global framebuf
+    framebuf = mod
+
 
 _NASCII = const(95)
 _MAXW = const(16)

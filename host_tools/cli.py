@@ -1,41 +1,70 @@
-"""Command line of the host tools: one argparse subcommand per tool."""
+"""Command line of the host tools: `mahjong-table COMMAND` (or `python -m host_tools COMMAND`).
+
+Each subcommand lives in its own module, imported only when that subcommand runs or shows its
+help: `score` has to start about as fast as a bare interpreter, and must not pay for the sync
+tool's HTTP and serial stack or the tournament server. The top-level `--help` lists every
+subcommand from the table below without importing any of them.
+"""
 import argparse
+import sys
 
-from host_tools import score
+# name, one-line help (the top-level listing), the module whose add_parser(sub) adds the
+# subcommand with all its options and sets `run`
+COMMANDS = (
+    ("score", "score one hand (fans, total, payments), or score hands line by line on stdin (JSON)",
+     "host_tools.score_cmd"),
+    ("settle", "settle a hand from a file of its events, or hands line by line on stdin (JSON)",
+     "host_tools.settle_cmd"),
+    ("serve", "run the tournament system (Django on gunicorn: uploads, standings, the organizer's pages)",
+     "host_tools.server.main"),
+    ("tags", "write or verify the NFC tags of a tile set through a connected box", "host_tools.tags"),
+    ("sync", "pull new hands from a scoring box over USB serial and upload them", "host_tools.sync"),
+)
 
-RULE_SETS = ("mcr", "sichuan", "guangdong")
+
+def formatter(raw=False):
+    """A help formatter class that sizes itself without importing shutil (argparse's default
+    does, with bz2 and lzma, on the first add_argument: a fifth of `score`'s start)."""
+    base = argparse.RawDescriptionHelpFormatter if raw else argparse.HelpFormatter
+
+    def make(prog):
+        import os
+        try:
+            width = os.get_terminal_size().columns
+        except OSError:   # not a terminal
+            width = int(os.environ.get("COLUMNS", "80")) if os.environ.get("COLUMNS", "").isdigit() else 80
+        return base(prog, width=max(40, width - 2))
+    return make
 
 
-def build_parser():
-    parser = argparse.ArgumentParser(prog="mahjong-table", description="Host tools for the mahjong table scoring box.")
+
+
+def _chosen(argv):
+    # the subcommand is the first word that is not an option of the top-level parser
+    for a in argv:
+        if not a.startswith("-"):
+            return a
+    return None
+
+
+def build_parser(argv=None):
+    """The parser, with the chosen subcommand (from argv) complete and the others listed only.
+    build_parser() with no argv builds every subcommand in full (for tests and docs)."""
+    parser = argparse.ArgumentParser(prog="mahjong-table", description="Host tools for the mahjong table scoring box.",
+                                     formatter_class=formatter())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-
-    p = sub.add_parser("score", help="score hands: one JSON request per stdin line, one JSON reply per stdout line")
-    p.add_argument("--rules", choices=RULE_SETS, default="mcr", help="rule set (default: mcr)")
-    p.set_defaults(run=lambda args: score.main(args.rules))
-
-    p = sub.add_parser("settle", help="settle whole hands: one JSON hand (events) per stdin line, one reply per line")
-    p.add_argument("--rules", choices=RULE_SETS, default="mcr", help="rule set (default: mcr)")
-    p.set_defaults(run=lambda args: score.main(args.rules, "settle"))
-
-    p = sub.add_parser("serve", help="run the tournament system (HTTP server: uploads, standings, pages)")
-    p.add_argument("--db", default="sqlite:///tournament.db", help="sqlite:///path or postgresql://user@host:port/name (default: sqlite:///tournament.db)")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    p.add_argument("--pool", type=int, default=8, help="database connections (default: 8)")
-    p.add_argument("--verbose", action="store_true", help="log every request to stderr")
-    p.add_argument("--create-account", metavar="NAME", help="create an account (password from $MT_PASSWORD or a prompt) and exit")
-    p.add_argument("--role", choices=("organizer", "referee"), default="organizer", help="role for --create-account")
-    p.set_defaults(run=lambda args: __import__("host_tools.server.main", fromlist=["main"]).main(args))
-
-    from host_tools import tags
-    tags.add_parser(sub)
-
-    from host_tools import sync
-    sync.add_parser(sub)
+    chosen = _chosen(argv) if argv is not None else None
+    for name, help_text, module in COMMANDS:
+        if argv is None or name == chosen:
+            mod = sys.modules[__name__] if module == __name__ else __import__(module, fromlist=["add_parser"])
+            mod.add_parser(sub)
+        else:
+            sub.add_parser(name, help=help_text, add_help=False, formatter_class=formatter())
     return parser
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    args = build_parser(argv).parse_args(argv)
     return args.run(args)

@@ -8,7 +8,7 @@ firmware/glyphs_16.py (320x240 ST7789).
 Source font: WenQuanYi Bitmap Song, the PCF strikes of Debian's `xfonts-wqy` package
 (/usr/share/fonts/X11/misc/wenquanyi_9pt.pcf is the 12 px strike, wenquanyi_12pt.pcf the 16 px
 one). The characters: ASCII 32..126, then every non-ASCII character of
-  - the Chinese fan names of ../shared/testdata/mcr_fans.tsv,
+  - the Chinese fan names of testdata/mcr_fans.tsv,
   - the Sichuan, Guangdong and UI word lists below,
   - the string constants (docstrings left out) of rules_min/*.py and firmware/**/*.py: fan names,
     tile names and every screen text the firmware can show,
@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-FANS_TSV = REPO.parent / "shared" / "testdata" / "mcr_fans.tsv"
+FANS_TSV = REPO / "testdata" / "mcr_fans.tsv"
 FONT_DIR = Path("/usr/share/fonts/X11/misc")
 APT_PACKAGE = "xfonts-wqy"
 
@@ -244,7 +244,7 @@ def source_files(repo=REPO):
 
 def tsv_chars(path=FANS_TSV):
     if not Path(path).exists():
-        raise MissingInput("fan table %s not found (shared/ must sit beside the repository)" % path)
+        raise MissingInput("fan table %s not found" % path)
     out = set()
     lines = Path(path).read_text(encoding="utf-8").splitlines()
     col = lines[0].split("\t").index("name")
@@ -383,7 +383,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host_tools.glyphs", description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="compare with the committed modules, write nothing")
     ap.add_argument("--out", default=str(REPO / "firmware"), help="output folder (default: firmware/)")
-    ap.add_argument("--fans", default=str(FANS_TSV), help="mcr_fans.tsv (default: ../shared/testdata/)")
+    ap.add_argument("--fans", default=str(FANS_TSV), help="mcr_fans.tsv (default: testdata/ of the repository)")
     ap.add_argument("--show", metavar="TEXT", help="print the glyphs of TEXT and exit")
     ap.add_argument("--size", type=int, choices=sorted(FONTS), default=12)
     args = ap.parse_args(argv)

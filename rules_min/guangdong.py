@@ -1,4 +1,4 @@
-# Guangdong 推倒胡 hand scoring (seed 004, RULES.md "Guangdong"): 136 tiles, no chows claimed, no
+# Guangdong 推倒胡 hand scoring (seed 004, docs/rules.md "Guangdong"): 136 tiles, no chows claimed, no
 # flowers. The hand table is configuration: HAND_TABLE rows (Chinese name, English name,
 # multiplier of the base 2); the highest applying row counts, no stacking. 鸡和 applies when no
 # other row does and wins only by self-draw.
@@ -19,10 +19,20 @@ HAND_TABLE = (
     ("十三幺", "Thirteen Orphans", 8),
 )
 CHICKEN = "鸡和"
+# The names _applies can test: a configured row with any other name would never apply.
+KNOWN = ("鸡和", "平和", "混一色", "碰碰和", "七对", "清一色", "幺九", "字一色", "十三幺")
 
 # Horses (买马): by the winner's place counted from the dealer, the ranks and wind that hit.
 _HORSE_RANKS = ((1, 5, 9), (2, 6), (3, 7), (4, 8))
 
+
+
+def table_error(table):
+    """Why a configured hand table cannot be used, or None (rows: name, English name, multiplier)."""
+    for r in table:
+        if r[0] not in KNOWN:
+            return "hand_table: unknown hand %s; the known ones are %s" % (r[0], " ".join(KNOWN))
+    return None
 
 
 def check_tiles(melds, flowers):
@@ -105,5 +115,5 @@ def horse_hits(horses, winner, dealer):
 
 
 def horse_factor(hits, adding=False):
-    # Each hit doubles the win settlement; RULES.md's option: times (1 + hits) instead.
+    # Each hit doubles the win settlement; docs/rules.md's option: times (1 + hits) instead.
     return 1 + hits if adding else 1 << hits

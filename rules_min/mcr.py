@@ -3,11 +3,7 @@
 # and seed 001 §三 (combination principles).
 #
 # score() works in preallocated module buffers and returns one of them: copy what you keep.
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from rules_min.tiles import const  # MicroPython's, or a stand-in on CPython
 
 from rules_min import mcr_shapes as sh
 from rules_min.mcr_table import (
@@ -726,9 +722,10 @@ def check_flags(melds, counts, win, self_drawn, last_of_kind, kong):
 
 
 def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=False, kong=False,
-          seat_wind=27, prevalent_wind=27):
+          seat_wind=27, prevalent_wind=27, mixed=False):
     """Best fans of a parsed hand (notation.parse). Returns (fans, total): fans is a bytearray
     (one count per fan id, module buffer: copy to keep), total its points without flowers.
+    mixed: the winning tile went into the hand before it was shown (seed 000 §一.2.8).
     Returns (None, 0) when the tiles are no winning hand."""
     global _g_win, _g_self, _g_nmelds, _g_nopen, _g_seat, _g_prev, _g_best_total, _g_unique
     global _g_counts, _g_nm, _g_alt_key, _g_best_key, _g_pairs_tie
@@ -766,6 +763,10 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
     _base[:] = _ZERO
     _best[:] = _ZERO
     _tile_fans(_base, allc, melds, counts, win, (self_drawn, last_of_kind, last_tile, kong))
+    if mixed:   # seed 000 §一.2.8: no 边张, 嵌张, 单钓 (as if several waits), 和绝张, 九莲宝灯
+        _base[NINE_GATES] = 0
+        _base[LAST_TILE] = 0
+        _g_unique = 0
 
     _g_alt_key = -1
     _g_best_key = 0

@@ -1,4 +1,4 @@
-# Chinese Official payments for one win (RULES.md, seed 000 §一.3): every loser pays the base 8;
+# Chinese Official payments for one win (docs/rules.md, seed 000 §一.3): every loser pays the base 8;
 # the discarder, or on a self-draw each of the three, also pays the fan total (flowers included).
 BASE = 8
 

@@ -6,11 +6,7 @@
 # holds four of (seed 000 §二.10 counts such waits).
 #
 # Sets are written to two bytearrays: kinds[i], tiles[i] for i = first..3, the pair in tiles[4].
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from rules_min.tiles import const  # MicroPython's, or a stand-in on CPython
 
 CHOW = const(0)
 PUNG = const(1)

@@ -1,13 +1,9 @@
 # Chinese Official fan table: ids, points, names, exclusions (不计).
-# Ids follow ../shared/testdata/mcr_fans.tsv (points descending, 明暗杠 last); a test checks the names.
+# Ids follow testdata/mcr_fans.tsv (points descending, 明暗杠 last); a test checks the names.
 # The exclusion lists at the bottom are rules: each cites seed 001 §三 or seed 000 §二.
 from rules_min.tiles import nth
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from rules_min.tiles import const  # MicroPython's, or a stand-in on CPython
 
 BIG_FOUR_WINDS = const(0)  # 大四喜
 BIG_THREE_DRAGONS = const(1)  # 大三元

@@ -7,10 +7,11 @@ from rules_min import mcr
 from rules_min import mcr_table as T
 from rules_min.notation import parse
 from rules_min.mcr_pay import payments
+from rules_min.win_flags import check as check_win_flags
 
 MAX_LINE = 2048  # a request is ~250 bytes; longer lines are refused before parsing
 _WINDS = "ESWN"
-_FLAGS = ("self_drawn", "last_of_kind", "last_tile", "kong")
+_FLAGS = ("self_drawn", "last_of_kind", "last_tile", "kong", "win_tile_mixed", "replacement_flower", "misnamed")
 
 
 def _wind(req, key):
@@ -32,14 +33,14 @@ def _seat(req, key):
 def _mcr(req):
     hand = req.get("hand")
     if not isinstance(hand, str):
-        raise ValueError("bad_request", "hand must be a string in the notation of RULES.md")
+        raise ValueError("bad_request", "hand must be a string in the notation of docs/rules.md")
     flags = []
     for k in _FLAGS:
         v = req.get(k, False)
         if not isinstance(v, bool):
             raise ValueError("bad_request", k + " must be true or false")
         flags.append(v)
-    self_drawn, last_of_kind, last_tile, kong = flags
+    self_drawn, last_of_kind, last_tile, kong, mixed, flower, misnamed = flags
     seat = _wind(req, "seat_wind")
     prev = _wind(req, "prevalent_wind")
     fl = req.get("flowers", 0)
@@ -56,6 +57,9 @@ def _mcr(req):
             raise ValueError("bad_request", "a win on a discard needs the discarder")
         if discarder == winner:
             raise ValueError("bad_request", "the winner cannot be the discarder")
+    msg = check_win_flags("mcr", self_drawn, kong, last_tile, mixed, flower, False, misnamed)
+    if msg:
+        raise ValueError("bad_flags", msg)
 
     melds, counts, win, letters = parse(hand)
     if letters:
@@ -65,7 +69,9 @@ def _mcr(req):
     msg = mcr.check_flags(melds, counts, win, self_drawn, last_of_kind, kong)
     if msg:
         raise ValueError("bad_flags", msg)
-    ft, total = mcr.score(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat, prev)
+    # seed 000 §二.14: a kong's replacement that was a flower: no 杠上开花
+    ft, total = mcr.score(melds, counts, win, self_drawn, last_of_kind, last_tile, kong and not flower, seat, prev,
+                          mixed)
     if ft is None:
         from rules_min.shanten import shanten
         counts[win] -= 1
@@ -85,6 +91,10 @@ def _mcr(req):
     out += '], "total": %d, "meets_minimum": %s' % (total + fl, "true" if total >= 8 else "false")
     if winner is not None and total >= 8:
         p = payments(total + fl, winner, discarder)
+        if misnamed and discarder is not None:   # seed 001 §四.8: the caller pays for all three
+            for s in range(4):
+                p[s] = 0 if s != winner and s != discarder else p[s]
+            p[discarder] = -p[winner]
         out += ', "payments": [%d, %d, %d, %d]' % (p[0], p[1], p[2], p[3])
     return out, None
 
@@ -117,8 +127,11 @@ def _sichuan(req):
     from rules_min import sichuan as S
     hand = req.get("hand")
     if not isinstance(hand, str):
-        raise ValueError("bad_request", "hand must be a string in the notation of RULES.md")
+        raise ValueError("bad_request", "hand must be a string in the notation of docs/rules.md")
     self_drawn, kong, last_tile = _flags(req, ("self_drawn", "kong", "last_tile"))
+    msg = check_win_flags("sichuan", self_drawn, kong, last_tile)
+    if msg:
+        raise ValueError("bad_flags", msg)
     missing = _missing(req)
     melds, counts, win, letters = parse(hand)
     msg = "Sichuan is played without flowers" if letters else S.check_tiles(melds, counts, missing)
@@ -143,7 +156,7 @@ def _guangdong(req):
     from rules_min.tiles import parse_tile
     hand = req.get("hand")
     if not isinstance(hand, str):
-        raise ValueError("bad_request", "hand must be a string in the notation of RULES.md")
+        raise ValueError("bad_request", "hand must be a string in the notation of docs/rules.md")
     (self_drawn,) = _flags(req, ("self_drawn",))
     dealer = _seat(req, "dealer")
     winner = _seat(req, "winner")

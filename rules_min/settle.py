@@ -1,4 +1,4 @@
-# Settles one hand from the events the table keys in, for the three rule sets (RULES.md).
+# Settles one hand from the events the table keys in, for the three rule sets (docs/rules.md).
 #
 #   h = Hand("sichuan", dealer=0, prevalent="E", options={})
 #   for i, ev in enumerate(events): h.event(i, ev)     # raises ValueError(code, message, index)
@@ -12,7 +12,8 @@
 sichuan = None
 guangdong = None
 from rules_min.notation import parse
-from rules_min.penalties import charge
+from rules_min.penalties import charge, bar
+from rules_min.win_flags import check as check_win_flags
 
 _WINDS = "ESWN"
 _SUITS = "msp"
@@ -49,8 +50,9 @@ class Hand:
         self.first_group = None      # Sichuan: seats of the first win's discard, and its discarder
         self.penalties = {}          # (seat, kind) -> times charged this hand
         self.kongs = []              # [seat, kind, from, [transfer indices], passed_on]
-        self.last = None             # the previous event that was not a win: ("kong", kong) ...
-        self.group = None            # open discard: [discarder, [winners], kong-or-None, robbed kong-or-None]
+        self.late_tx = []            # transfers for late arrival: they belong to the session
+        self.last = None             # the last kong since the last win, or None
+        self.group = None            # open discard: [discarder, [winners], 杠上炮 kong-or-None, robbed kong-or-None]
         self.ended = False
         self.next_dealer = None
 
@@ -83,6 +85,25 @@ class Hand:
     def others_in(self, s):
         return [x for x in range(4) if x != s and not self.out[x]]
 
+    def bar(self, i, s, reason):
+        """停和陪打: seat s may not win for the rest of the hand (it still pays as a loser)."""
+        self.barred[s] = True
+        self.flags.append({"event": i, "seat": s, "kind": "barred", "reason": reason})
+
+    def late(self, s, points, minutes):
+        self.late_tx.append(self.pay(s, None, points, "late %d min" % minutes))
+
+    def void(self, keep_kongs):
+        # a hand cut off by the time limit: its transfers count nothing, except late arrival
+        # (the session's) and, where the rule set says so, the kongs already settled
+        keep = self.late_tx[:]
+        if keep_kongs:
+            for k in self.kongs:
+                keep += k[3]
+        for n in range(len(self.transfers)):
+            if n not in keep:
+                self.transfers[n][2] = 0
+
     # ---- events ----
     def event(self, i, ev):
         if not isinstance(ev, dict):
@@ -100,6 +121,11 @@ class Hand:
             self.declare(i, ev)
         elif "penalty" in ev:
             self.penalty(i, ev)
+        elif "bar" in ev:
+            s = self.seat(i, ev, "bar")
+            if self.out[s]:
+                raise _err(i, "out_of_hand", "seat %d has already won" % s)
+            bar(self, i, s, ev.get("reason"))
         elif ev.get("wall_end"):
             self.wall_end(i, ev)
         elif ev.get("time_out"):
@@ -114,6 +140,9 @@ class Hand:
         s = self.seat(i, ev, "seat")
         if self.out[s]:
             raise _err(i, "out_of_hand", "seat %d has already won" % s)
+        if self.barred[s] and self.rules == "guangdong":
+            # seed 004 §三.3(2): a barred player may not pung or kong
+            raise _err(i, "barred", "seat %d is barred this hand: no pung or kong" % s)
         src = None
         if kind == "direct":
             src = self.seat(i, ev, "from")
@@ -184,6 +213,15 @@ class Hand:
         kong = self._flag(i, ev, "kong")
         last_tile = self._flag(i, ev, "last_tile")
         last_kind = self._flag(i, ev, "last_of_kind")
+        mixed = self._flag(i, ev, "win_tile_mixed")
+        flower = self._flag(i, ev, "replacement_flower")
+        kd = self._flag(i, ev, "kong_discard")
+        misnamed = self._flag(i, ev, "misnamed")
+        msg = check_win_flags(self.rules, src is None, kong, last_tile, mixed, flower, kd, misnamed)
+        if msg:
+            raise _err(i, "bad_flags", msg)
+        if g is not None and (g[2] is not None) != kd:
+            raise _err(i, "bad_flags", "every win on one discard says the same about 杠上炮 (kong_discard)")
         melds, counts, win, letters = self._hand(i, ev)
         fl = ev.get("flowers", 0)
         if not isinstance(fl, int) or isinstance(fl, bool) or fl < 0 or fl > 8:
@@ -201,8 +239,11 @@ class Hand:
                 if not (prev and prev[0] == src and prev[1] == "added"):
                     raise _err(i, "bad_flags", "robbing a kong needs an added kong by the discarder just before")
                 robbed = prev
+        if kd and g is None and not (prev and prev[0] == src):
+            raise _err(i, "bad_flags", "杠上炮 needs a kong by the discarder, with no win since")
         if self.rules == "mcr":
-            value = self._win_mcr(i, w, src, melds, counts, win, kong, last_tile, last_kind, fl)
+            value = self._win_mcr(i, w, src, melds, counts, win, kong, last_tile, last_kind, fl,
+                                  mixed, flower, misnamed)
         elif self.rules == "sichuan":
             self._win_sichuan(i, ev, w, src, melds, counts, win, kong, last_tile, fl, robbed)
         else:
@@ -217,25 +258,33 @@ class Hand:
             self._end_after_win(w, None, [w])
         else:
             if g is None:
-                # a discard win right after the discarder's own kong is 杠上炮
-                g = self.group = [src, [], prev if (prev and prev[0] == src and not kong) else None, robbed]
+                # 杠上炮 is the table's word (kong_discard): the discard came right after the
+                # discarder's kong replacement; a later deal-in by the same player moves nothing
+                g = self.group = [src, [], prev if kd else None, robbed]
             g[1].append(w)
         return value if self.rules == "mcr" else None
 
-    def _win_mcr(self, i, w, src, melds, counts, win, kong, last_tile, last_kind, fl):
+    def _win_mcr(self, i, w, src, melds, counts, win, kong, last_tile, last_kind, fl, mixed, flower, misnamed):
         from rules_min import mcr, mcr_pay
         msg = mcr.check_flags(melds, counts, win, src is None, last_kind, kong)
         if msg:
             raise _err(i, "bad_flags", msg)
         seat_wind = 27 + (w - self.dealer) % 4
-        ft, total = mcr.score(melds, counts, win, src is None, last_kind, last_tile, kong, seat_wind,
-                              self.prevalent)
+        # seed 000 §二.14: out on a kong's replacement that was a flower is no 杠上开花
+        ft, total = mcr.score(melds, counts, win, src is None, last_kind, last_tile, kong and not flower,
+                              seat_wind, self.prevalent, mixed)
         if ft is None or total < 8:
             raise _err(i, "not_win", "not a win of 8 fans: key it in as a declared win")
         p = mcr_pay.payments(total + fl, w, src)
+        why = "win %d fans" % (total + fl) + (" self-drawn" if src is None else "")
+        if misnamed:
+            # seed 001 §四.8: the discarder named the tile wrongly and so led to this win: the
+            # caller pays what the three others would have paid
+            self.pay(src, w, p[w], why + ", the caller of a wrong tile name pays for three")
+            return total
         for s in range(4):
             if p[s] < 0:
-                self.pay(s, w, -p[s], "win %d fans" % (total + fl) + (" self-drawn" if src is None else ""))
+                self.pay(s, w, -p[s], why)
         return total
 
     def _missing(self, i, v):
@@ -389,7 +438,7 @@ class Hand:
             if n >= 2:
                 self.flags.append({"event": i, "seat": s, "kind": "intentional_false_win"})
         elif self.rules == "guangdong":
-            charge(self, i, s, "false_win", None)
+            charge(self, i, s, "false_win", ev)
         else:
             self.barred[s] = True
             self.flags.append({"event": i, "seat": s, "kind": "false_win"})
@@ -399,10 +448,7 @@ class Hand:
         kind = ev.get("penalty")
         if not isinstance(kind, str):
             raise _err(i, "bad_event", "penalty must name a kind")
-        minutes = ev.get("minutes")
-        if minutes is not None and (not isinstance(minutes, int) or isinstance(minutes, bool) or minutes < 0):
-            raise _err(i, "bad_event", "minutes must be a whole number")
-        charge(self, i, s, kind, minutes)
+        charge(self, i, s, kind, ev)
 
     def wall_end(self, i, ev):
         self.ended = True
@@ -454,9 +500,12 @@ class Hand:
         self.next_dealer = self.first_group if self.first_group is not None else self.dealer
 
     def time_out(self):
-        # MCR: the hand in progress does not count (nothing was paid yet); Guangdong keeps the
-        # kongs already settled; Sichuan keeps what was settled. No end-of-wall checks.
+        # MCR (seed 000 §三.1.4): the unfinished hand counts nothing, its 错和/诈和 payments and
+        # penalties included; Guangdong (seed 004 §四.2(2)) keeps only the kongs already settled;
+        # Sichuan keeps what was settled (the seed is silent). Late arrival always stays.
         self.ended = True
+        if self.rules != "sichuan":
+            self.void(self.rules == "guangdong")
         if self.rules == "sichuan" and self.first_group is not None:
             self.next_dealer = self.first_group
         else:

@@ -14,19 +14,20 @@ def _seat_json(s):
     return "null" if s is None else str(s)
 
 
-def _table_ok(t):
-    # options.hand_table (Guangdong, RULES.md: the table is configuration): null, or rows of
-    # [name, English name, multiplier >= 1]
+def _table_error(t):
+    # options.hand_table (Guangdong, docs/rules.md: the table is configuration): null, or rows of
+    # [name, English name, multiplier >= 1] whose names the scorer knows how to test
     if t is None:
-        return True
+        return None
     if not isinstance(t, list):
-        return False
+        return "hand_table is a list of [name, English name, multiplier] rows"
     for row in t:
         if not isinstance(row, list) or len(row) != 3 or not isinstance(row[0], str) \
                 or not isinstance(row[1], str) or not isinstance(row[2], int) or isinstance(row[2], bool) \
                 or row[2] < 1:
-            return False
-    return True
+            return "hand_table is a list of [name, English name, multiplier] rows"
+    from rules_min.guangdong import table_error
+    return table_error(t)
 
 
 def settle(req, rules):
@@ -39,8 +40,10 @@ def settle(req, rules):
     options = req.get("options", {})
     if not isinstance(options, dict):
         raise ValueError("bad_request", "options must be an object", None)
-    if rules == "guangdong" and not _table_ok(options.get("hand_table")):
-        raise ValueError("bad_request", "hand_table is a list of [name, English name, multiplier] rows", None)
+    if rules == "guangdong":
+        msg = _table_error(options.get("hand_table"))
+        if msg:
+            raise ValueError("bad_request", msg, None)
     events = req.get("events")
     if not isinstance(events, list):
         raise ValueError("bad_request", "events must be a list", None)
@@ -62,8 +65,11 @@ def reply(h):
             _seat_json(a), _seat_json(b), p, J.q(why)))
     fl = []
     for f in h.flags:
-        fl.append('{"event": %d, "seat": %d, "kind": %s%s}' % (
-            f["event"], f["seat"], J.q(f["kind"]), (', "penalty": ' + J.q(f["penalty"])) if "penalty" in f else ""))
+        extra = ""
+        for k in ("penalty", "reason"):
+            if k in f:
+                extra += ', "%s": %s' % (k, J.q(f[k]))
+        fl.append('{"event": %d, "seat": %d, "kind": %s%s}' % (f["event"], f["seat"], J.q(f["kind"]), extra))
     return '"deltas": [%d, %d, %d, %d], "transfers": [%s], "next_dealer": %s, "flags": [%s]' % (
         d[0], d[1], d[2], d[3], ", ".join(tr), _seat_json(h.next_dealer), ", ".join(fl))
 

@@ -46,11 +46,7 @@
 # a bigger frame is heap-allocated at every call. shanten(), waits_into(), is_complete() and
 # shape_shanten() allocate nothing; waits() allocates only its result list. The shared
 # working state makes the functions non-reentrant: call them from one thread/task at a time.
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from rules_min.tiles import const  # MicroPython's, or a stand-in on CPython
 
 _END = const(255)  # sentinel after the last tile of the group in _S
 

@@ -1,4 +1,4 @@
-# Sichuan 血战到底 hand scoring (seed 003 §四, RULES.md "Sichuan"): 108 tiles, no honours, no
+# Sichuan 血战到底 hand scoring (seed 003 §四, docs/rules.md "Sichuan"): 108 tiles, no honours, no
 # chows claimed, a winning hand holds at most two suits and none of its declared missing suit.
 # Fans: 平胡 1, 对对胡 2, 清一色 3, 七对 3, 龙七对 / 清七对 3 outright; +1 each for 自摸, 杠上开花,
 # 抢杠胡, 海底捞月; optional 根 +1 per set of four. Total capped at 3; value = 10 * 2^total.

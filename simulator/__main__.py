@@ -1,7 +1,10 @@
-"""Headless simulator: python -m simulator --board sim --script FILE --out DIR
+"""Headless simulator: python -m simulator [--board NAME] --script FILE --out DIR
 
-Runs a scripted session through the firmware application and writes every screen (a text dump
-and a PNG as the board's display shows it) and the journal to DIR."""
+Plays a scenario (simulator/runner.py: its lines and the scripted clock) on the box through
+firmware/main.py's device loop and writes every screen (a text dump and a PNG of the board's
+display) and the journal to DIR. --board NAME: the sim board with that board's display and keypad
+map (board_configs/NAME.py; pico and sim draw 128x64, esp32s3 320x240 in colour).
+--events prints the scenario's timed input events as JSON lines instead (for other players)."""
 import argparse
 import os
 import sys
@@ -11,24 +14,36 @@ from simulator.runner import Sim, dump_text
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="simulator")
-    ap.add_argument("--board", default="sim")
+    ap.add_argument("--board", default="sim", help="board_configs/NAME.py whose screen and keypad to show")
     ap.add_argument("--script", required=True)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out", help="output folder (journal/, screens/, screens.txt)")
+    ap.add_argument("--events", action="store_true", help="print the timed input events as JSON lines and exit")
     ap.add_argument("--no-png", dest="png", action="store_false", help="text dumps only")
     ap.add_argument("--serial", action="store_true",
                     help="be a device on a pty (prints its path): the link runs with the script, then alone "
                          "until the host says BYE or hangs up (simulator/serial_device.py)")
-    ap.add_argument("--device-id", default="sim-1", help="the box's device id (default sim-1)")
+    ap.add_argument("--device-id", help="the box's device id (default: from the chip id, as on a board)")
     ap.add_argument("--keep-serving", action="store_true", help="with --serial: serve until SIGINT/SIGTERM")
     args = ap.parse_args(argv)
-    from firmware.journal import Journal
+    from simulator import parts
+    try:
+        cfg = parts.for_board(args.board)
+    except ValueError as e:
+        ap.error(str(e))
+    if args.events:
+        from simulator.runner import event_json, events
+        k = cfg.KEYPAD
+        with open(args.script) as f:
+            for ev in events(f, k["keymap"], len(k["cols"])):
+                print(event_json(ev))
+        return 0
+    if not args.out:
+        ap.error("--out is required (except with --events)")
     os.makedirs(os.path.join(args.out, "screens"), exist_ok=True)
-    jdir = os.path.join(args.out, "journal")
-    os.makedirs(jdir, exist_ok=True)
-    render = None
+    png = None
     if args.png:
         from simulator import screenshot
-        render = screenshot.writer(args.board)
+        png = screenshot.frame_writer(cfg)
     log = open(os.path.join(args.out, "screens.txt"), "w", encoding="utf-8")
 
     def on_screen(n, what, screen):
@@ -37,15 +52,18 @@ def main(argv=None):
         log.write(text)
         with open(os.path.join(args.out, "screens", "%04d.txt" % n), "w", encoding="utf-8") as f:
             f.write(text)
-        if render is not None:
-            render(screen, os.path.join(args.out, "screens", "%04d.png" % n))
 
-    sim = Sim(lambda: Journal(jdir), device_id=args.device_id, on_screen=on_screen)
+    def on_frame(n, frame):
+        png(frame, os.path.join(args.out, "screens", "%04d.png" % n))
+
+    kw = {"device_id": args.device_id, "on_screen": on_screen, "pixels": png is not None,
+          "on_frame": on_frame if png is not None else None}
     try:
         if args.serial:
             from simulator import serial_device
-            serial_device.run(sim, args.out, script=args.script, keep=args.keep_serving, board=args.board)
+            sim = serial_device.run(cfg, args.out, script=args.script, keep=args.keep_serving, **kw)
         else:
+            sim = Sim(cfg=cfg, folder=args.out, **kw)
             sim.run(args.script)
     finally:
         log.close()

@@ -1,36 +1,36 @@
-"""Screen models to PNG files through the device's renderer (firmware/render.py), for
-`python -m simulator --png`: writer(board) returns render(screen, path).
+"""PNG files of the box's display for `python -m simulator` (the frame buffer firmware/render.py
+drew, simulator/parts.py's Frame) and of screen models (the renderer at a board's size).
+Scaled up 4x (128x64) or 2x (320x240) for reading."""
+from firmware.render import Renderer, load_font
+from simulator import parts, png
 
-Boards: "st7789" / "320x240" (colour, 16 px font) or anything else, "sim" and "ssd1306"
-included (128x64 mono, 12 px font). Scaled up 4x (128x64) or 2x (320x240) for reading."""
-from firmware.render import Renderer
-from simulator import framebuf_compat as framebuf
-from simulator import png
 
-BOARDS = {
-    "ssd1306": (128, 64, False),
-    "128x64": (128, 64, False),
-    "st7789": (320, 240, True),
-    "320x240": (320, 240, True),
-}
+def _scale(w):
+    return 4 if w <= 128 else 2
+
+
+def frame_writer(cfg=None, scale=None):
+    """write(frame, path): the display's frame buffer as it is now."""
+
+    def write(frame, path):
+        fmt = png.RGB565 if frame.color else png.MONO_VLSB
+        png.write_framebuf(path, frame.buf, frame.width, frame.height, fmt,
+                           scale=scale or _scale(frame.width))
+
+    return write
 
 
 def writer(board="sim", scale=None):
-    w, h, color = BOARDS.get(board, (128, 64, False))
-    if scale is None:
-        scale = 4 if w <= 128 else 2
-    r = Renderer(w, h, color=color)
-    if color:
-        buf = bytearray(w * h * 2)
-        fb = framebuf.FrameBuffer(buf, w, h, framebuf.RGB565)
-        fmt = png.RGB565
-    else:
-        buf = bytearray(w * h // 8)
-        fb = framebuf.FrameBuffer(buf, w, h, framebuf.MONO_VLSB)
-        fmt = png.MONO_VLSB
+    """render(screen, path, scroll=0): a screen model drawn at board's display size (a board
+    name of board_configs/; ValueError for one that does not exist)."""
+    cfg = parts.for_board(board)
+    d = cfg.DISPLAY
+    frame = parts.Frame(d["width"], d["height"], d.get("color", False))
+    r = Renderer(d["width"], d["height"], color=frame.color, font=load_font(cfg.FONT))
+    write = frame_writer(cfg, scale)
 
     def render(screen, path, scroll=0):
-        r.draw(fb, screen, scroll)
-        png.write_framebuf(path, buf, w, h, fmt, scale=scale)
+        r.draw(frame, screen, scroll)
+        write(frame, path)
 
     return render

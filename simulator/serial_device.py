@@ -3,11 +3,11 @@
     python -m simulator --script FILE --out DIR --serial [--device-id ID] [--keep-serving]
     python -m simulator.serial_device --out DIR [--device-id ID] [--keep-serving]
 
-opens a pty pair (os.openpty), prints `serial: /dev/pts/N` (the slave: what --port takes), and
-runs firmware/link.py on the master in the same loop as the app: one link.poll() burst after
-each script line, then the link alone. It stops on SIGINT/SIGTERM, or when the host says BYE or
-hangs up (closes the slave), unless --keep-serving. The second form serves the journal already
-in DIR (a previous run's) without a script.
+opens a pty pair (os.openpty), prints `serial: /dev/pts/N` (the slave: what --port takes), boots
+the sim board through firmware/main.py with firmware/link.py on the master, and runs the device
+loop (main.serve): first through the script on the scripted clock (simulator/runner.py), then on
+the real clock until the host says BYE or hangs up (closes the slave), unless --keep-serving,
+or SIGINT/SIGTERM. The second form serves the journal already in DIR (a previous run's).
 
 The box's key file is DIR/device.key (as on flash). The slave path is also written to the
 marker file host_tools.sync.sim_marker_path(), so `sync --port auto` finds the simulator.
@@ -19,7 +19,8 @@ import sys
 import time
 import tty
 
-from firmware.link import FdPort, Link
+from firmware import main as fw
+from firmware.link import FdPort
 
 
 def open_pty():
@@ -34,54 +35,18 @@ def marker_path():
         __import__("tempfile").gettempdir(), "mahjong-table-sim-%d.port" % os.getuid())
 
 
-class PtyDevice:
-    """A Sim (simulator.runner) with a Link on a pty master."""
+class Pty:
+    """The pty the box's link runs on, and the marker file that names it."""
 
-    def __init__(self, sim, key_path, board="sim", marker=True, **link_kw):
-        self.sim = sim
+    def __init__(self, marker=True):
         self.master, slave, self.path = open_pty()
         os.close(slave)  # from now on the host's open and close of the path is what the link sees
-        self.link = Link(sim.app, FdPort(self.master), key_path, board=board, **link_kw)
+        self.port = FdPort(self.master)
         self.marker = None
         if marker:
             self.marker = marker_path()
             with open(self.marker, "w") as f:
                 f.write(self.path + "\n")
-
-    def pump(self, limit=10000):
-        """Poll the link until it has nothing to do (the app's loop calling poll)."""
-        self.link.app = self.sim.app  # a `powercut` line boots a new App
-        n = 0
-        while n < limit and self.link.poll():
-            n += 1
-        return n
-
-    def run_script(self, path):
-        with open(path) as f:
-            for line in f:
-                self.sim.line(line)
-                self.pump()
-
-    def serve(self, keep=False, stop=None, wait_ms=20):
-        """The link alone until stop(), or (unless keep) the host's BYE / hang-up."""
-        link = self.link
-        bye_at = None
-        while not (stop is not None and stop()):
-            self.link.app = self.sim.app
-            if link.poll():
-                continue
-            if not keep:
-                if link.hangups:
-                    return "hang-up"
-                if link.byes and not link.tx_pending:
-                    bye_at = bye_at or time.monotonic()
-                    if time.monotonic() - bye_at > 1.0:  # the host closes after BYE: wait for it
-                        return "bye"
-            if link.online:
-                link.port.wait(wait_ms, link.tx_pending)
-            else:
-                time.sleep(wait_ms / 1000)
-        return "stopped"
 
     def close(self):
         try:
@@ -98,46 +63,74 @@ class PtyDevice:
                 pass
 
 
-def run(sim, out, script=None, key_file=None, keep=False, board="sim"):
-    """The --serial mode of python -m simulator: announce, run the script with the link, serve."""
+def serve(sim, keep=False, stop=None):
+    """The device loop on the real clock until stop(), or (unless keep) the host's BYE (and the
+    hang-up after it) or hang-up. Returns why it stopped."""
+    sim.real_time()
+    dev = sim.dev
+    why = []
+    bye_at = []
+
+    def hook(dev, n):
+        if stop is not None and stop():
+            why.append("stopped")
+            return True
+        link = dev.link
+        if keep:
+            return False
+        if link.hangups:
+            why.append("hang-up")
+            return True
+        if link.byes and not link.tx_pending:
+            if not bye_at:
+                bye_at.append(time.monotonic())
+            elif time.monotonic() - bye_at[0] > 1.0:  # the host closes after BYE: wait for it
+                why.append("bye")
+                return True
+        return False
+
+    fw.serve(dev, hook=hook)
+    return why[0] if why else "stopped"
+
+
+def run(cfg, out, script=None, keep=False, **sim_kw):
+    """The --serial mode of python -m simulator: announce, run the script with the link, serve.
+    sim_kw: for simulator.runner.Sim (device_id, on_screen...)."""
+    from simulator.runner import Sim
     stopping = []
 
     def on_signal(signum, frame):
         stopping.append(signum)
 
     old = [signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)]
-    dev = PtyDevice(sim, key_file or os.path.join(out, "device.key"), board=board)
+    pty = Pty()
     try:
-        print("serial: %s" % dev.path, flush=True)
+        print("serial: %s" % pty.path, flush=True)
+        sim = Sim(cfg=cfg, folder=out, port=pty.port, **sim_kw)
         if script:
-            dev.run_script(script)
+            sim.run(script)
             print("script done: %d journal records; serving the link" % sim.journal.last_seq, flush=True)
-        why = dev.serve(keep=keep, stop=lambda: bool(stopping))
-        link = dev.link
+        why = serve(sim, keep=keep, stop=lambda: bool(stopping))
+        link = sim.dev.link
         print("link %s: %d frames in, %d bad, %d oversized, %d bytes out" % (
             why, link.rx_frames, link.rx_bad_crc + link.rx_bad_cobs + link.rx_short, link.rx_oversized,
             link.bytes_out), flush=True)
     finally:
-        dev.close()
+        pty.close()
         signal.signal(signal.SIGINT, old[0])
         signal.signal(signal.SIGTERM, old[1])
-    return dev
+    return sim
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="simulator.serial_device", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, help="the simulator's output folder: journal/ and device.key")
-    ap.add_argument("--device-id", default="sim-1")
-    ap.add_argument("--key-file", help="default: OUT/device.key")
+    ap.add_argument("--device-id")
     ap.add_argument("--keep-serving", action="store_true", help="serve until SIGINT/SIGTERM, across hang-ups")
     args = ap.parse_args(argv)
-    from firmware.journal import Journal
-    from simulator.runner import Sim
-
-    jdir = os.path.join(args.out, "journal")
-    os.makedirs(jdir, exist_ok=True)
-    sim = Sim(lambda: Journal(jdir), device_id=args.device_id)
-    run(sim, args.out, key_file=args.key_file, keep=args.keep_serving)
+    from simulator import parts
+    os.makedirs(args.out, exist_ok=True)
+    run(parts.for_board("sim"), args.out, keep=args.keep_serving, device_id=args.device_id)
     return 0
 
 

@@ -30,6 +30,7 @@ TILE_W, TILE_H, TILE_GAP = 52, 40, 6
 HONOUR_AT = (616, 392)
 FLOWER_AT = (616, 438)
 BAD_AT = (616, 484)
+FRAME_MS = 33
 
 BG = (34, 38, 46)
 PANEL = (52, 58, 70)
@@ -138,21 +139,25 @@ def make_display(width=128, height=64):
 
 
 class Window:
-    def __init__(self, workdir="build/sim", pty=True, clock=None, epoch=None, read_ms=None):
+    def __init__(self, workdir="build/sim", pty=True, virtual=False, epoch=None, read_ms=None, board="sim"):
         import pygame
         from firmware.display_displayio import DisplayioScreen
+        from simulator import parts
         from simulator.device import SimDevice
 
+        cfg = parts.for_board(board)  # ValueError: no such board
+        d = cfg.DISPLAY
+        self.board = board
+        self.w, self.h, color = d["width"], d["height"], d.get("color", False)
+        self.scale = SCALE if self.w <= 128 else 1  # 320x240 fits the panel as it is
         pygame.init()
         self.pg = pygame
         self.surface = pygame.display.set_mode((W, H))
         pygame.display.set_caption("Mahjong table box - simulator")
-        self.display = make_display(128, 64)
-        self.screen = DisplayioScreen(self.display, 128, 64)
-        self.box = SimDevice(workdir, pty=pty, clock=clock, epoch=epoch, read_ms=read_ms)
-        self.box.hw.display = self.screen
-        self.box.display = self.screen
-        self.box.dev.hw.display = self.screen
+        self.display = make_display(self.w, self.h)
+        self.screen = DisplayioScreen(self.display, self.w, self.h, color=color, font_size=cfg.FONT)
+        self.box = SimDevice(workdir, pty=pty, virtual=virtual, epoch=epoch, read_ms=read_ms, display=self.screen,
+                             board=board)
         self.buttons = layout()
         self.font = pygame.font.Font(None, 26)
         self.small = pygame.font.Font(None, 20)
@@ -211,10 +216,12 @@ class Window:
         pg = self.pg
         s = self.surface
         s.fill(BG)
-        s.blit(self.font.render("Mahjong table box - simulator (board sim, 128x64 SSD1306)", True, TEXT), (24, 14))
+        what = "128x64 SSD1306" if self.board == "sim" else "%s's %dx%d screen" % (self.board, self.w, self.h)
+        s.blit(self.font.render("Mahjong table box - simulator (board sim, %s)" % what, True, TEXT), (24, 14))
         x, y = SCREEN_AT
-        pg.draw.rect(s, PANEL, (x - 10, y - 10, 128 * SCALE + 20, 64 * SCALE + 20), border_radius=8)
-        shot = pg.transform.scale(self.display._pygame_screen, (128 * SCALE, 64 * SCALE))
+        sw, sh = self.w * self.scale, self.h * self.scale
+        pg.draw.rect(s, PANEL, (x - 10, y - 10, sw + 20, sh + 20), border_radius=8)
+        shot = pg.transform.scale(self.display._pygame_screen, (sw, sh))
         s.blit(shot, (x, y))
         s.blit(self.small.render(self.port_label(), True, DIM), (24, 322))
         s.blit(self.small.render("last: " + (self.last or "-"), True, DIM), (24, 342))
@@ -228,12 +235,6 @@ class Window:
             img = f.render(b.label, True, b.fg)
             s.blit(img, img.get_rect(center=b.center))
 
-    def frame(self, steps=4):
-        for _ in range(steps):
-            self.box.step()
-        self.draw()
-        self.pg.display.flip()
-
     def settle(self):
         """Step the box until the clicks so far are handled, then redraw (tests)."""
         self.box.settle()
@@ -245,15 +246,24 @@ class Window:
     def device_pixels(self):
         """The box's screen as the window shows it, unscaled: [(r, g, b)] rows."""
         surf = self.display._pygame_screen
-        return [[tuple(surf.get_at((x, y)))[:3] for x in range(128)] for y in range(64)]
+        return [[tuple(surf.get_at((x, y)))[:3] for x in range(self.w)] for y in range(self.h)]
 
     def run(self):
-        clock = self.pg.time.Clock()
-        while self.running:
-            for ev in self.pg.event.get():
-                self.handle_event(ev)
-            self.frame()
-            clock.tick(30)
+        """The device loop (firmware/main.py serve) runs the window too: every FRAME_MS its
+        hook takes the window's events and shows the box's screen."""
+        due = [0.0]
+
+        def frame(box):
+            now = time.monotonic()
+            if now >= due[0]:
+                due[0] = now + FRAME_MS / 1000
+                for ev in self.pg.event.get():
+                    self.handle_event(ev)
+                self.draw()
+                self.pg.display.flip()
+            return not self.running
+
+        self.box.serve(frame)
         self.close()
 
     def close(self):
@@ -272,16 +282,20 @@ def dump(screen):
     return "\n".join(out)
 
 
-def terminal(workdir="build/sim", inp=sys.stdin, out=sys.stdout, pty=True):
+def terminal(workdir="build/sim", inp=sys.stdin, out=sys.stdout, pty=True, virtual=False, board="sim"):
+    """Each line's keys and tiles are played in turn (a key takes 250 ms, a tile 500 ms), then the
+    screen they led to is printed: lines piped in queue up and each gets its own screen."""
     from simulator.device import SimDevice
-    box = SimDevice(workdir, pty=pty)
+    box = SimDevice(workdir, pty=pty, virtual=virtual, board=board)
     print("mahjong box simulator (terminal): keys 0-9 A-D * #, tiles 5m E a (tC: red dragon), "
           "bad = bad tag, q = quit", file=out)
     if box.port_path:
-        print("serial: %s%s" % (box.port_path, " (" + box.link_note + ")" if box.link_note else ""), file=out)
-    box.start()
+        print("serial: %s" % box.port_path, file=out)
+    settle = box.settle if virtual else box.wait
+    if not virtual:
+        box.start()  # the device loop, in a thread: the link answers while we wait for a line
     try:
-        box.settle()
+        settle()
         print(dump(box.screen()), file=out, flush=True)
         for line in inp:
             toks = line.split()
@@ -291,7 +305,7 @@ def terminal(workdir="build/sim", inp=sys.stdin, out=sys.stdout, pty=True):
                 err = terminal_token(box, tok)
                 if err:
                     print("? " + err, file=out)
-            box.settle()
+            settle()
             print(dump(box.screen()), file=out, flush=True)
     finally:
         box.close()
@@ -331,19 +345,25 @@ def can_open_window():
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="simulator.window", description="the box in a window (or the terminal)")
     ap.add_argument("--dir", default="build/sim", help="journal, key and tag settings (default build/sim)")
+    ap.add_argument("--board", default="sim", help="show this board's screen and keypad map (board_configs/NAME.py)")
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--terminal", action="store_true")
     g.add_argument("--window", action="store_true")
     a = ap.parse_args(argv)
+    from simulator import parts
+    try:
+        parts.for_board(a.board)
+    except ValueError as e:
+        ap.error(str(e))
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     if a.terminal or (not a.window and not can_open_window()):
-        terminal(a.dir)
+        terminal(a.dir, board=a.board)
         return 0
     try:
-        win = Window(a.dir)
+        win = Window(a.dir, board=a.board)
     except Exception as e:  # SDL could not open a window after all
         print("no window (%s): running in the terminal" % e, file=sys.stderr)
-        terminal(a.dir)
+        terminal(a.dir, board=a.board)
         return 0
     print(win.port_label(), flush=True)
     win.run()

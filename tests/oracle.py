@@ -4,7 +4,7 @@
     oracle_raw(req)           -> MahjongGB's own verbose tuples (fan_point, count, name_cn, name_en)
     oracle_shanten(notation)  -> int, for melds + 13 - 3k concealed tiles (no winning tile)
 
-Fan names are those of ../shared/testdata/mcr_fans.tsv (RULES.md: "Output must use these names").
+Fan names are those of testdata/mcr_fans.tsv (docs/rules.md: "Output must use these names").
 MahjongGB's Chinese names agree with that table except for the three waits, which it calls
 独听・边张 / 独听・嵌张 / 独听・单钓; they are renamed here (the English names agree for all 82).
 花牌 is reported by MahjongGB itself (count = flowers, 1 point each) and is kept.

@@ -8,7 +8,7 @@ property tests (tests/test_settle_properties.py) and the CPython / MicroPython c
 
 `rng` is a random.Random (or hypothesis' st.randoms()); the same seed gives the same hands.
 
-Every sequence keeps the rules the settle engine enforces (RULES.md):
+Every sequence keeps the rules the settle engine enforces (docs/rules.md):
   Sichuan   suited tiles only, a winning hand of at most two suits and none of the winner's missing
             suit (定缺 fixed per seat for the hand), no chow melds; kongs, wins and declares only by
             seats still in; up to three winners (一炮多响 on one discard allowed); wall_end gives the
@@ -246,11 +246,16 @@ def _score(req, rules="mcr"):
 
 
 def mcr_win(rng, seat_wind, prevalent):
-    """A handgen.random_win request of >= 8 fans (not counting flowers) for this seat wind."""
+    """A handgen.random_win request of >= 8 fans (not counting flowers) for this seat wind; now
+    and then with win_tile_mixed or replacement_flower (when it still reaches 8 fans)."""
     while True:
         req = handgen.random_win(rng)
         req["seat_wind"] = seat_wind
         req["prevalent_wind"] = prevalent
+        if rng.random() < 0.15:
+            req["win_tile_mixed"] = True
+        if req["kong"] and req["self_drawn"] and rng.random() < 0.3:
+            req["replacement_flower"] = True
         rep = _score(req)
         if rep.get("ok") and rep["meets_minimum"]:
             return req
@@ -274,18 +279,24 @@ def mcr_declare_hand(rng, seat_wind, prevalent):
 # ------------------------------------------------------------------ event sequences
 
 PENALTIES = {
-    "mcr": ("empty_call", "early_draw", "slow_claim", "late"),
-    "guangdong": ("empty_call", "early_draw", "slow_claim", "late", "false_win", "information", "wall"),
+    "mcr": ("empty_call", "early_draw", "slow_claim", "late", "exposed_tiles", "information"),
+    "guangdong": ("early_draw", "call_words", "late", "false_win", "information", "wall", "exposed_tiles"),
     "sichuan": ("tier1", "tier2", "tier3", "tier4", "late"),
 }
 BARS = ("information", "tier2", "tier4")   # penalties after which the seat may not win this hand
-
-WEIGHTS = {   # kong, win, penalty, declare, wall_end, time_out
-    "sichuan": (0.36, 0.3, 0.14, 0.08, 0.06, 0.02),
-    "guangdong": (0.4, 0.15, 0.28, 0.1, 0.04, 0.03),
-    "mcr": (0.3, 0.2, 0.32, 0.12, 0.03, 0.03),
+BAR_REASONS = {   # the bar event's reasons (docs/rules.md "停和陪打")
+    "mcr": ("wrong_call", "wrong_count", "wrong_draw", "false_declaration", "exposed_own", "information"),
+    "guangdong": ("wrong_count", "wrong_draw"),
+    "sichuan": ("interfering", "delaying"),
 }
-KINDS = ("kong", "win", "penalty", "declare", "wall_end", "time_out")
+EXPOSED = {"mcr": (5, 60), "guangdong": (1, 16)}   # keyed points to the victim
+
+WEIGHTS = {   # kong, win, penalty, declare, wall_end, time_out, bar
+    "sichuan": (0.36, 0.3, 0.14, 0.08, 0.06, 0.02, 0.03),
+    "guangdong": (0.4, 0.15, 0.28, 0.1, 0.04, 0.03, 0.03),
+    "mcr": (0.3, 0.2, 0.32, 0.12, 0.03, 0.03, 0.04),
+}
+KINDS = ("kong", "win", "penalty", "declare", "wall_end", "time_out", "bar")
 
 
 class _Gen:
@@ -316,7 +327,12 @@ class _Gen:
     # -- events
     def kong(self):
         rng = self.rng
-        s = rng.choice(self.still())
+        cands = self.still()
+        if self.rules == "guangdong":   # seed 004 §三.3(2): a barred player neither pungs nor kongs
+            cands = [x for x in cands if x not in self.barred]
+        if not cands:
+            return
+        s = rng.choice(cands)
         kind = rng.choice(("concealed", "added", "direct"))
         ev = {"kong": kind, "seat": s}
         if kind == "direct":
@@ -336,7 +352,17 @@ class _Gen:
             ev["minutes"] = rng.choice((0, 3, 10, 11, 14, 15, 20))
         elif rng.random() < 0.1:
             ev["minutes"] = rng.randrange(30)
-        if kind in BARS:
+        if kind == "exposed_tiles":
+            ev["victim"] = rng.choice([x for x in range(4) if x != s])
+            ev["points"] = rng.randint(*EXPOSED[self.rules])
+        if kind == "information" and self.rules == "mcr":
+            r = rng.random()
+            if r < 0.7:
+                ev["points"] = rng.randint(1, 100)
+            if r > 0.4:
+                ev["bar"] = True
+                self.barred.add(s)
+        elif kind in BARS:
             self.barred.add(s)
         self.group = None
         self.add(ev)
@@ -397,6 +423,13 @@ class _Gen:
         self.add({"time_out": True})
         self.ended = True
 
+    def bar(self):
+        rng = self.rng
+        s = rng.choice(self.still())
+        self.barred.add(s)
+        self.group = None
+        self.add({"bar": s, "reason": rng.choice(BAR_REASONS[self.rules])})
+
     def win(self):
         if self.rules == "mcr":
             return self._win_mcr()
@@ -415,9 +448,11 @@ class _Gen:
         self_drawn = not joining and rng.random() < 0.4
         ev = {"win": w, "from": None}
         kong = False
+        kd = False
         if joining:
             src = g[0]
-            kong = g[1] and rng.random() < 0.7      # several players rob the same kong
+            kong = g[1] and rng.random() < 0.85     # several players rob the same kong
+            kd = g[2]                                # 杠上炮 is a fact of the discard
         elif not self_drawn:
             others = [x for x in self.still() if x != w]
             if not others:
@@ -428,13 +463,16 @@ class _Gen:
                 src = prev["seat"]
                 kong = True                          # 抢杠
             elif prev and "kong" in prev and "seat" in prev and prev["seat"] in others and rng.random() < 0.5:
-                src = prev["seat"]                   # 杠上炮: the konger's discard
+                src = prev["seat"]                   # the konger's discard: 杠上炮 if right after
+                kd = self.rules == "sichuan" and rng.random() < 0.7
         else:
             src = None
             if prev and prev.get("seat") == w and "kong" in prev and isinstance(prev["kong"], str) \
                     and rng.random() < 0.6:
                 kong = True                          # 杠上开花
         ev["from"] = src
+        if g is not None and src == g[0]:
+            kd = g[2]     # the engine joins any win on the same discarder's discard to the open one
         if self.rules == "sichuan":
             hand, _ = sichuan_win(rng, self.missing[w])
             if self.say_missing[w]:
@@ -450,6 +488,8 @@ class _Gen:
         ev["hand"] = hand
         if kong or rng.random() < 0.3:
             ev["kong"] = kong
+        if kd or (self.rules == "sichuan" and src is not None and rng.random() < 0.2):
+            ev["kong_discard"] = kd
         if src is None and rng.random() < 0.3:
             del ev["from"]
         i = len(self.events)
@@ -466,10 +506,10 @@ class _Gen:
         elif g is not None and g[0] == src:
             pass
         else:
-            self.group = [src, kong]
+            self.group = [src, kong, kd]
         if self.rules == "guangdong" and src is not None:
-            # more winners on this discard, or the hand is over
-            if rng.random() < 0.5:
+            # more winners on this discard (more often when the kong was robbed), or the hand is over
+            if rng.random() < (0.3 if kong else 0.5):
                 self.ended = True
 
     def _win_mcr(self):
@@ -499,6 +539,9 @@ class _Gen:
                 self.add({"kong": "added", "seat": ev["from"]})
         for k in ("kong", "last_tile", "last_of_kind"):
             if req[k] or rng.random() < 0.3:
+                ev[k] = req[k]
+        for k in ("win_tile_mixed", "replacement_flower"):
+            if k in req:
                 ev[k] = req[k]
         if req["flowers"] or rng.random() < 0.3:
             ev["flowers"] = req["flowers"]
@@ -543,7 +586,8 @@ def random_request(rng, rules, max_events=16):
 JUNK_VALUES = (None, True, False, -1, 4, 99, 2 ** 70, 1.5, -0.0, "", "x", "0", "E", "1m", [], [1], {}, {"a": 1},
                "\u0000", "中" * 30, [None, None, None], "123m" * 30)
 EVENT_KEYS = ("win", "from", "hand", "missing_suit", "kong", "last_tile", "last_of_kind", "flowers", "horses",
-              "declare", "penalty", "seat", "minutes", "wall_end", "hands", "time_out")
+              "declare", "penalty", "seat", "minutes", "wall_end", "hands", "time_out", "bar", "reason",
+              "victim", "points", "win_tile_mixed", "replacement_flower", "kong_discard", "misnamed")
 
 
 def _junk_value(rng):
@@ -554,7 +598,8 @@ def _junk_value(rng):
         return rng.randint(-5, 8)
     if r < 0.85:
         return rng.choice(("concealed", "added", "direct", "tier1", "tier2", "late", "wall", "false_win",
-                           "information", "empty_call", "p", "m", "s", "W", "P"))
+                           "information", "empty_call", "p", "m", "s", "W", "P", "exposed_tiles", "call_words",
+                           "wrong_call", "wrong_draw", "delaying"))
     return "".join(rng.choice("123456789mspESWNCFPabcdefgh[],0 ") for _ in range(rng.randrange(20)))
 
 

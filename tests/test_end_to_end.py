@@ -80,6 +80,10 @@ def test_simulator_to_sync_to_standings_page(tmp_path):
         players = [{"id": p, "name": "Player " + p, "draw": i + 1} for i, p in enumerate(["11", "12", "13", "14"])]
         st, body = _call(url, "POST", "/api/tournaments/T/players", players, token)
         assert st in (200, 201), body
+        # the box's records are checked against the published seating (the scenario plays table 7)
+        seating = {"method": "manual", "tables": [{"table": 7, "players": ["11", "12", "13", "14"]}], "publish": True}
+        st, body = _call(url, "POST", "/api/tournaments/T/seatings/1", seating, token)
+        assert st in (200, 201), body
 
         keys = tmp_path / "keys.json"
         sync = [sys.executable, "-m", "host_tools", "sync", "--port", pty, "--key-file", str(keys)]
@@ -107,6 +111,7 @@ def test_simulator_to_sync_to_standings_page(tmp_path):
         recs = [decode(bytes(pl)) for _, pl in Journal(str(tmp_path / "box" / "journal")).records(1)]
         want = recs[-1]["match_scores"]
         assert {p: int(float(v)) for p, v in match.items()} == want
+        assert json.loads(body)["quarantined"] == 0
         st, page = _call(url, "GET", "/t/T/standings")
         assert st == 200
         for pid, score in want.items():

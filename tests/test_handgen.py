@@ -21,11 +21,7 @@ N_HANDS = 20000
 
 def _fans_tsv():
     here = Path(__file__).resolve()
-    cands = [os.environ.get("MCR_FANS_TSV"),
-             here.parents[1] / "testdata" / "mcr_fans.tsv",
-             here.parent / "data" / "mcr_fans.tsv",
-             here.parents[2] / "shared" / "testdata" / "mcr_fans.tsv",
-             "/work/shared/testdata/mcr_fans.tsv"]
+    cands = [os.environ.get("MCR_FANS_TSV"), here.parents[1] / "testdata" / "mcr_fans.tsv"]
     for c in cands:
         if c and Path(c).is_file():
             return Path(c)

@@ -1,8 +1,8 @@
 """Differential test of the MCR core against the reference calculator PyMahjongGB 1.4.0.
 
-RULES.md makes the reference binding where the seeds are silent, so any difference is a bug on
+docs/rules.md makes the reference binding where the seeds are silent, so any difference is a bug on
 one side: this test allows none, except the equal-point relabels 喜相逢 / 连六 / 老少副 that
-RULES.md declares interchangeable. Where the reference is known to be wrong (it accepts a fifth
+docs/rules.md declares interchangeable. Where the reference is known to be wrong (it accepts a fifth
 tile, honour chows, totals under 8) our own expectations are tested separately below.
 """
 import collections
@@ -47,7 +47,7 @@ def _fan_names():
 
 def handgen_tsv():
     import os
-    return os.path.join(os.path.dirname(__file__), "..", "..", "shared", "testdata", "mcr_fans.tsv")
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata", "mcr_fans.tsv")
 
 
 @pytest.fixture(scope="module")
@@ -82,6 +82,22 @@ def test_flags_are_all_exercised(corpus):
     for flag in ("self_drawn", "last_of_kind", "last_tile", "kong"):
         assert sum(1 for r in corpus if r.get(flag)) > 100, flag
     assert sum(1 for r in corpus if "[" in r["hand"]) > 5000
+
+
+def test_replacement_flower_scores_as_the_reference_without_out_on_replacement(corpus):
+    """seed 000 §二.14: after a kong whose replacement was a flower, the win is no 杠上开花: the
+    same hand as the reference scores it with its kong flag off (still self-drawn)."""
+    checked = 0
+    for req in corpus:
+        if not (req["kong"] and req["self_drawn"]):
+            continue
+        rep = _ours(dict(req, replacement_flower=True))
+        ref_fans, ref_total = oracle.oracle_score(dict(req, kong=False))
+        ours = [(f["name"], f["points"], f["count"]) for f in rep["fans"]]
+        assert rep["total"] == ref_total and _norm(ours) == _norm(ref_fans), (req["hand"], ours, ref_fans)
+        assert "杠上开花" not in [f[0] for f in ours]
+        checked += 1
+    assert checked > 100
 
 
 def test_near_misses_report_the_references_shanten():

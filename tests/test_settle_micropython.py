@@ -78,7 +78,7 @@ def test_same_replies_for_random_valid_hands(rules, stdio_dir, tmp_path):
         assert a == b, (line, a, b)
     # the corpus is busy enough to mean something
     reasons = " ".join(t["reason"] for r in cp for t in r["transfers"])
-    for w in {"sichuan": ("呼叫转移", "退税", "查大叫", "查花猪"), "guangdong": ("放杠", "horse hits", "wrecked the wall"),
+    for w in {"sichuan": ("呼叫转移", "退税", "查大叫", "查花猪"), "guangdong": ("放杠", "horse hits", "wrecking the wall"),
               "mcr": ("错和", "诈和", "self-drawn")}[rules]:
         assert w in reasons
 

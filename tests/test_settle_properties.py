@@ -31,7 +31,7 @@ RULES = ("sichuan", "guangdong", "mcr")
 REPLY_KEYS = {"id", "ok", "deltas", "transfers", "next_dealer", "flags"}
 TRANSFER_KEYS = {"from", "to", "points", "reason"}
 FLAG_KINDS = {"warning", "forfeit", "disqualified", "round_cancelled", "false_win", "false_declaration",
-              "intentional_false_win"}
+              "intentional_false_win", "barred"}
 SETTINGS = settings(max_examples=600, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
 
@@ -68,9 +68,11 @@ def check_reply(text, rid, n_events):
     assert sums == d                      # (e)
     assert sum(d) == -deducted            # (a)
     for f in rep["flags"]:
-        assert set(f) in ({"event", "seat", "kind"}, {"event", "seat", "kind", "penalty"}), f
+        assert set(f) in ({"event", "seat", "kind"}, {"event", "seat", "kind", "penalty"},
+                          {"event", "seat", "kind", "reason"}), f
         assert f["kind"] in FLAG_KINDS and f["seat"] in range(4) and 0 <= f["event"] < n_events, f
         assert ("penalty" in f) == (f["kind"] == "warning")
+        assert ("reason" in f) == (f["kind"] == "barred")
     return rep
 
 
@@ -117,7 +119,7 @@ RNGS = st.one_of(st.randoms(use_true_random=False), st.integers(0, 2 ** 64).map(
 
 
 def check_dealer(req, info, rules, nd):
-    """RULES.md: MCR the deal passes on; Guangdong the winner deals, several winners the
+    """docs/rules.md: MCR the deal passes on; Guangdong the winner deals, several winners the
     discarder, wall exhausted the dealer's right."""
     dealer, events = req["dealer"], req["events"]
     last = events[-1]
@@ -134,7 +136,7 @@ def check_dealer(req, info, rules, nd):
 
 
 def check_win_points(req, info, rules, rep):
-    """The points of every win transfer against RULES.md: Sichuan 10 x 2^fans with fans capped at 3;
+    """The points of every win transfer against docs/rules.md: Sichuan 10 x 2^fans with fans capped at 3;
     MCR 8 from each loser plus the fans from the discarder (or from all three when self-drawn)."""
     for t in rep["transfers"]:
         why = t["reason"]
@@ -190,11 +192,14 @@ def test_generator_reaches_the_interesting_cases(rules):
     text = " | ".join(seen)
     want = {
         "sichuan": ["呼叫转移", "退税", "查大叫", "查花猪", "下雨", "刮风", "winners 3", "same discard",
-                    "robbed by two", "kong flag self-drawn", "kong flag robbing", "tier 2", "flag false_win"],
+                    "robbed by two", "kong flag self-drawn", "kong flag robbing", "tier 2", "flag false_win",
+                    "flag barred", "barred: "],
         "guangdong": ["承包", "放杠", "horse hits", "same discard", "robbed by two", "kong flag self-drawn",
-                      "wrecked the wall", "#2", "flag warning", "winners 2", "false win"],
+                      "wrecking the wall", "#2", "flag warning", "winners 2", "false win",
+                      "exposing another's tiles", "flag barred"],
         "mcr": ["错和", "诈和", "self-drawn", "kong flag robbing", "kong flag self-drawn", "late",
-                "flag false_declaration", "flag forfeit", "#2"],
+                "flag false_declaration", "flag forfeit", "#2", "exposing another's tiles", "illegal information",
+                "flag barred"],
     }[rules]
     for w in want:
         assert w in text, (w, sorted(seen))
@@ -267,7 +272,7 @@ OPTIONS = st.dictionaries(st.sampled_from(["gen", "horse_add", "hand_table", "x"
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2 ** 32), options=OPTIONS)
 def test_junk_options_never_break_the_command(rules, seed, options):
-    """Options are configuration typed by hand (RULES.md: the Guangdong table is configuration)."""
+    """Options are configuration typed by hand (docs/rules.md: the Guangdong table is configuration)."""
     for _ in range(3):
         req, _ = settlegen.random_request(random.Random(seed), rules)
         if any("win" in e or "hand" in e for e in req["events"]):

@@ -49,7 +49,9 @@ def sources(cfg):
             continue
         if name.startswith("glyphs_") and name != font:
             continue
-        if name == "display_displayio.py" and not cp:
+        if name in ("display_displayio.py", "framebuf_py.py", "board_cp.py") and not cp:
+            continue  # CircuitPython only (framebuf_py: for a port without a built-in framebuf)
+        if name == "board_mp.py" and cp:
             continue
         out.append(("firmware/" + name, "firmware/" + name[:-3]))
     drivers = {"__init__.py", "keypad.py", cfg.READER["driver"] + ".py"}
@@ -65,9 +67,6 @@ def sources(cfg):
             for name in sorted(os.listdir(os.path.join(REPO, pkg))):
                 if name.endswith(".py"):
                     out.append((pkg + "/" + name, pkg + "/" + name[:-3]))
-    if cp:  # firmware/render.py draws through simulator/framebuf_compat.py where `framebuf` is missing
-        out.append(("simulator/__init__.py", "simulator/__init__"))
-        out.append(("simulator/framebuf_compat.py", "simulator/framebuf_compat"))
     for src, _ in out:
         if not os.path.exists(os.path.join(REPO, src)):
             raise SystemExit("missing source " + src)

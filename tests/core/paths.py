@@ -1,4 +1,5 @@
-# Where the shared test data lives, found from this file so it works under pytest and MicroPython.
+# Where the test data lives (testdata/ of the repository, which stands on its own),
+# found from this file so it works under pytest and MicroPython.
 
 
 def _up(path):
@@ -13,5 +14,5 @@ def repo_root():
     return _up(_up(_up(here)))
 
 
-def shared(name):
-    return repo_root() + "/../shared/" + name
+def data(name):
+    return repo_root() + "/testdata/" + name

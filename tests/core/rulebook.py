@@ -1,6 +1,6 @@
-# Reads ../shared/testdata/mcr_rulebook_examples.tsv into requests of our notation.
+# Reads testdata/mcr_rulebook_examples.tsv into requests of our notation.
 # Plain string handling only: it runs under MicroPython too.
-from paths import shared
+from paths import data
 
 _SUIT = {"W": "m", "T": "s", "B": "p"}
 _HON = {"F1": "E", "F2": "S", "F3": "W", "F4": "N", "J1": "C", "J2": "F", "J3": "P"}
@@ -53,7 +53,7 @@ def _expected(text):
 
 def examples():
     out = []
-    with open(shared("testdata/mcr_rulebook_examples.tsv"), encoding="utf-8") as f:
+    with open(data("mcr_rulebook_examples.tsv"), encoding="utf-8") as f:
         for line in f:
             if line.startswith("#") or line.startswith("fan_section"):
                 continue

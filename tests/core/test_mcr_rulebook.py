@@ -1,5 +1,5 @@
 # The 132 example hands of the fan definitions score as the rulebook says. 喜相逢 / 连六 / 老少副
-# are equal-point labels of the same pairing (RULES.md), so they are compared as one group.
+# are equal-point labels of the same pairing (docs/rules.md), so they are compared as one group.
 import rulebook
 from rules_min import mcr
 from rules_min.mcr_table import name

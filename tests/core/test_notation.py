@@ -1,4 +1,4 @@
-# Hand notation of RULES.md: what parses, and the clear refusal of everything else.
+# Hand notation of docs/rules.md: what parses, and the clear refusal of everything else.
 from rules_min.notation import parse, CHOW, PUNG, KONG
 from rules_min.tiles import parse_tile
 

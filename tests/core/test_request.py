@@ -95,3 +95,81 @@ def test_id_is_echoed_whatever_its_type():
 def test_unknown_rule_set_is_refused():
     rep = json.loads(handle_line('{"id": 1, "hand": "123m456s789p11pEEE"}', "riichi"))
     assert rep["error"]["code"] == "unsupported_rules"
+
+
+# ---- win flags of issue 13 (docs/rules.md "Win flags"), each with its seed clause ----
+
+def _fans(rep):
+    assert rep["ok"], rep
+    return dict((f["name"], f["points"] * f["count"]) for f in rep["fans"])
+
+
+def test_last_tile_claim_with_robbing_the_kong_is_refused():
+    # docs/rules.md (decided; seed 000 §一.2.6: a kong draws its replacement from the wall): a
+    # robbed kong tile is never the last tile, so 海底捞月 + 抢杠和 on one tile is impossible
+    base = {"id": 1, "hand": "[345m3]258m1488s369p7s"}
+    assert _r(dict(base, kong=True))["ok"]
+    assert _r(dict(base, last_tile=True))["ok"]
+    rep = _r(dict(base, kong=True, last_tile=True))
+    assert rep["error"]["code"] == "bad_flags" and "海底捞月" in rep["error"]["message"]
+    # 妙手回春 with 杠上开花 is a real case (seed 000 §二.6: 杠上开花可加计妙手回春)
+    rep = _r({"id": 2, "hand": "[7777s]123s123s123s99s", "self_drawn": True, "kong": True, "last_tile": True})
+    assert "妙手回春" in _fans(rep) and "杠上开花" in _fans(rep)
+
+
+def test_winning_tile_mixed_into_the_hand_voids_the_wait_and_last_tile_fans():
+    # seed 000 §一.2.8: 若插入手牌，则不计边张、坎张、单调、和绝张、九莲宝灯
+    for hand, fan in (("[789s1][EEE1]12m456p99p3m", "边张"), ("[789s1][EEE1]13m456p99p2m", "嵌张"),
+                      ("[789s1][EEE1]123m456p9p9p", "单钓将")):
+        plain = _r({"id": 1, "hand": hand})
+        mixed = _r({"id": 1, "hand": hand, "win_tile_mixed": True})
+        assert _fans(plain)[fan] == 1 and fan not in _fans(mixed), hand
+        assert mixed["total"] == plain["total"] - 1   # 花龙 8 + 圈风刻 2 + 门风刻 2 stay
+    plain = _r({"id": 1, "hand": "[345m3]258m1488s369p7s", "last_of_kind": True})
+    mixed = _r({"id": 1, "hand": "[345m3]258m1488s369p7s", "last_of_kind": True, "win_tile_mixed": True})
+    assert _fans(plain)["和绝张"] == 4 and "和绝张" not in _fans(mixed) and mixed["total"] == 14
+
+
+def test_winning_tile_mixed_into_nine_gates_scores_the_hand_without_it():
+    # seed 000 §一.2.8 voids 九莲宝灯; what is left is scored as any hand, with what 九莲宝灯
+    # excluded (seed 000 §二.1, 2016: 清一色, 门前清 / 不求人, 无字, one 幺九刻) back in.
+    # 1112345678999m + 5m on a discard: 111 234 55 678 999 = 清一色 24, 门前清 2, 双暗刻 2,
+    # 幺九刻 x2 2 = 30 (无字 stays excluded by 清一色)
+    plain = _r({"id": 1, "hand": "1112345678999m5m"})
+    assert _fans(plain) == {"九莲宝灯": 88, "双暗刻": 2, "幺九刻": 1}
+    mixed = _r({"id": 1, "hand": "1112345678999m5m", "win_tile_mixed": True})
+    assert _fans(mixed) == {"清一色": 24, "门前清": 2, "双暗刻": 2, "幺九刻": 2} and mixed["total"] == 30
+    # self-drawn 9m: 11 123 456 789 999 = 清一色 24, 清龙 16, 不求人 4, 四归一 2, 幺九刻 1 = 47
+    mixed = _r({"id": 1, "hand": "1112345678999m9m", "self_drawn": True, "win_tile_mixed": True})
+    assert _fans(mixed) == {"清一色": 24, "清龙": 16, "不求人": 4, "四归一": 2, "幺九刻": 1}
+
+
+def test_out_on_a_kong_replacement_that_was_a_flower_is_no_out_on_replacement():
+    # seed 000 §二.14: 开杠补花后和牌，不计杠上开花. 杠上开花 (8) goes, 自摸 (1), which it
+    # excluded, comes back: 124 - 8 + 1
+    hand = {"id": 1, "hand": "[7777s]123s123s123s99s", "self_drawn": True, "kong": True}
+    plain = _r(hand)
+    flower = _r(dict(hand, replacement_flower=True))
+    assert "杠上开花" in _fans(plain) and "自摸" not in _fans(plain)
+    assert "杠上开花" not in _fans(flower) and _fans(flower)["自摸"] == 1
+    assert flower["total"] == plain["total"] - 8 + 1
+    # only with a win on a kong's replacement
+    for bad in ({"kong": False}, {"self_drawn": False, "kong": True}):
+        req = dict(hand, replacement_flower=True)
+        req.update(bad)
+        assert _r(req)["error"]["code"] == "bad_flags", bad
+
+
+def test_misnamed_discard_makes_the_caller_pay_for_all_three():
+    # seed 001 §四.8: 报牌错误，导致其他家误和牌，由报错牌者付三家应付的分. The three would pay
+    # 8 + 14, 8, 8 = 38: the caller (the discarder, seat 2) pays all of it
+    req = {"id": 1, "hand": "[345m3]258m1488s369p7s", "winner": 0, "discarder": 2}
+    assert _r(req)["payments"] == [38, -8, -22, -8]
+    assert _r(dict(req, misnamed=True))["payments"] == [38, 0, -38, 0]
+    assert _r(dict(req, misnamed=True, self_drawn=True, discarder=None))["error"]["code"] == "bad_flags"
+
+
+def test_sichuan_refuses_the_impossible_pair_too():
+    r = json.loads(handle_line(json.dumps({"id": 1, "hand": "123m456m789m11s234s", "kong": True, "last_tile": True}),
+                               "sichuan"))
+    assert r["error"]["code"] == "bad_flags"

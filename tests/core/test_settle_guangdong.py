@@ -1,4 +1,4 @@
-# Guangdong 推倒胡, one test per rule line of RULES.md; base 2, expected points by hand.
+# Guangdong 推倒胡, one test per rule line of docs/rules.md; base 2, expected points by hand.
 from settle_util import ok, refused, pairs, score
 
 PINGHE = "123m456m789m11s234s"    # 平和 x1
@@ -87,7 +87,7 @@ def test_next_dealer():
             "second_winner", 1)
 
 
-def test_time_out_keeps_settled_kongs():
+def test_time_out_keeps_settled_kongs_and_refuses_more():
     r = ok("guangdong", [{"kong": "concealed", "seat": 2}, {"time_out": True}])
     assert r["deltas"] == [-4, -4, 12, -4]
     refused("guangdong", [{"time_out": True}, {"kong": "concealed", "seat": 2}], "hand_over", 1)
@@ -112,3 +112,82 @@ def test_penalties():
 def test_declared_non_win_is_a_false_win():
     r = ok("guangdong", [{"declare": 1, "hand": "123m456m789m11s235s"}])
     assert r["deltas"] == [0, -16, 0, 0]
+
+
+# ---- issue 13: seed 004 §三 at the table ----
+
+def test_conduct_faults_share_one_ladder_per_player_worked_by_hand():
+    # seed 004 §三.3(1): drawing before the previous player discarded and non-standard words for
+    # 碰/杠/和 share one ladder per player and hand: warning, 2, 4, 8; the seed stops at the 4th,
+    # decided: 8 for every later one. By hand, seat 1:
+    #   early_draw  #1 warning      call_words #2  2      early_draw #3  4
+    #   call_words  #4  8           early_draw #5  8      call_words #6  8     -> 30
+    # seat 2's first fault is its own warning; the next hand starts again.
+    evs = [{"penalty": "early_draw", "seat": 1}, {"penalty": "call_words", "seat": 1},
+           {"penalty": "early_draw", "seat": 1}, {"penalty": "call_words", "seat": 2},
+           {"penalty": "call_words", "seat": 1}, {"penalty": "early_draw", "seat": 1},
+           {"penalty": "call_words", "seat": 1}]
+    r = ok("guangdong", evs)
+    assert r["deltas"] == [0, -30, 0, 0]
+    assert [t["points"] for t in r["transfers"]] == [2, 4, 8, 8, 8]
+    assert [(f["seat"], f["penalty"]) for f in r["flags"]] == [(1, "early_draw"), (2, "call_words")]
+    assert ok("guangdong", evs[:1])["deltas"] == [0, 0, 0, 0]
+    # seed 004 §三 has no empty call and no slow pung: refused, not charged on MCR's ladder
+    refused("guangdong", [{"penalty": "empty_call", "seat": 1}], "bad_penalty", 0)
+    refused("guangdong", [{"penalty": "slow_claim", "seat": 1}], "bad_penalty", 0)
+
+
+def test_exposing_another_players_tiles_costs_1_to_16_to_the_victim():
+    # seed 004 §三.2(3): 由裁判员视情节轻重判罚责任人1-16分给该选手
+    r = ok("guangdong", [{"penalty": "exposed_tiles", "seat": 0, "victim": 3, "points": 1},
+                         {"penalty": "exposed_tiles", "seat": 0, "victim": 1, "points": 16}])
+    assert r["deltas"] == [-17, 16, 0, 1]
+    refused("guangdong", [{"penalty": "exposed_tiles", "seat": 0, "victim": 3, "points": 0}], "bad_penalty", 0)
+    refused("guangdong", [{"penalty": "exposed_tiles", "seat": 0, "victim": 3, "points": 17}], "bad_penalty", 0)
+    refused("guangdong", [{"penalty": "exposed_tiles", "seat": 0, "victim": 3}], "bad_penalty", 0)
+
+
+def test_barred_for_a_wrong_draw_or_tile_count_no_win_no_pung_no_kong():
+    # seed 004 §三.3(2) 抓错牌且已入手牌，当盘停和陪打。停和陪打者不允许碰牌或杠牌; §三.5 相公
+    for reason in ("wrong_draw", "wrong_count"):
+        r = ok("guangdong", [{"bar": 2, "reason": reason}])
+        assert r["flags"] == [{"event": 0, "seat": 2, "kind": "barred", "reason": reason}]
+        refused("guangdong", [{"bar": 2, "reason": reason}, {"win": 2, "hand": PINGHE}], "barred", 1)
+        refused("guangdong", [{"bar": 2, "reason": reason}, {"kong": "concealed", "seat": 2}], "barred", 1)
+        # still pays as a loser, and others kong as before
+        r = ok("guangdong", [{"bar": 2, "reason": reason}, {"kong": "concealed", "seat": 1},
+                             {"win": 0, "hand": PENG}])
+        assert r["deltas"] == [12 - 4, 12 - 4, -4 - 4, -4 - 4]
+    refused("guangdong", [{"bar": 2, "reason": "wrong_call"}], "bad_penalty", 0)   # not in seed 004
+
+
+def test_hand_table_row_the_engine_does_not_know_is_refused():
+    # docs/rules.md: the hand table is configuration, and a row the scorer cannot test is an
+    # error, not a row that silently never applies (a self-drawn full flush would pay 2, not 8)
+    table = [["鸡和", "Chicken Hand", 1], ["清一 色", "Full Flush", 4]]
+    r = refused_request("guangdong", [{"win": 0, "hand": "123m456m789m11m234m"}], {"hand_table": table})
+    assert "清一 色" in r["error"]["message"]
+    good = [["鸡和", "Chicken Hand", 1], ["清一色", "Full Flush", 4]]
+    assert ok("guangdong", [{"win": 0, "hand": "123m456m789m11m234m"}], options={"hand_table": good})["deltas"] \
+        == [24, -8, -8, -8]
+
+
+def test_time_out_keeps_only_the_settled_kongs_worked_by_hand():
+    # seed 004 §四.2(2): 此时未结束的牌局只记录已经发生的杠牌. By hand, before the time-out:
+    #   concealed kong, seat 2: 4 from each       -> [-4, -4, 12, -4]
+    #   false win, seat 0: 16                     -> 0 -16
+    #   seat 3 wrecks the wall: 8 to each          -> 3 -24, others +8
+    #   late 5 min, seat 1: 8                     -> 1 -8
+    #   = [-4 - 16 + 8, -4 + 8 - 8, 12 + 8, -4 - 24] = [-12, -4, 20, -28]
+    evs = [{"kong": "concealed", "seat": 2}, {"penalty": "false_win", "seat": 0},
+           {"penalty": "wall", "seat": 3}, {"penalty": "late", "seat": 1, "minutes": 5}]
+    assert ok("guangdong", evs)["deltas"] == [-12, -4, 20, -28]
+    # the kong and the late arrival stay
+    assert ok("guangdong", evs + [{"time_out": True}])["deltas"] == [-4, -12, 12, -4]
+
+
+def refused_request(rules, events, options):
+    from settle_util import settle
+    r = settle(rules, events, options=options)
+    assert r["ok"] is False and r["error"]["code"] == "bad_request", r
+    return r

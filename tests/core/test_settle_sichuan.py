@@ -1,4 +1,4 @@
-# Sichuan 血战到底, one test per rule line of RULES.md; expected points worked out by hand:
+# Sichuan 血战到底, one test per rule line of docs/rules.md; expected points worked out by hand:
 # base 10, value 10 * 2^fans, fans capped at 3.
 from settle_util import ok, refused, pairs, score
 
@@ -88,18 +88,52 @@ def test_kong_by_a_player_who_left_is_refused():
 
 
 def test_kong_then_discarded_winning_tile_passes_the_kong_income():
-    # 呼叫转移: 2 konged (20 from 0) and then discarded 1's winning tile
-    r = ok("sichuan", [{"kong": "direct", "seat": 2, "from": 0}, {"win": 1, "from": 2, "hand": PING}])
+    # seed 003 第八条.4 杠上炮 呼叫转移: 2 konged (20 from 0) and with the discard right after the
+    # replacement draw dealt in to 1: the table says so (kong_discard) and the income moves
+    r = ok("sichuan", [{"kong": "direct", "seat": 2, "from": 0},
+                       {"win": 1, "from": 2, "hand": PING, "kong_discard": True}])
     assert r["deltas"] == [-20, 40, -20, 0]
     assert (2, 1, 20) in pairs(r)
+
+
+def test_a_later_deal_in_by_the_konger_moves_nothing():
+    # seed 003 第八条.4: only the discard right after the kong. Without the table's word the
+    # same events are a plain deal-in, whatever the event order says
+    r = ok("sichuan", [{"kong": "direct", "seat": 2, "from": 0}, {"win": 1, "from": 2, "hand": PING}])
+    assert r["deltas"] == [-20, 20, 0, 0]
+    assert not any("呼叫转移" in t["reason"] for t in r["transfers"])
+
+
+def test_kong_discard_needs_the_discarders_kong_since_the_last_win():
+    refused("sichuan", [{"win": 1, "from": 2, "hand": PING, "kong_discard": True}], "bad_flags", 0)
+    # another player's kong came after it: the discard was not right after 2's replacement draw
+    refused("sichuan", [{"kong": "direct", "seat": 2, "from": 0}, {"kong": "concealed", "seat": 3},
+                        {"win": 1, "from": 2, "hand": PING, "kong_discard": True}], "bad_flags", 2)
+    # a win since the kong
+    refused("sichuan", [{"kong": "concealed", "seat": 2}, {"win": 3, "hand": PING},
+                        {"win": 1, "from": 2, "hand": PING, "kong_discard": True}], "bad_flags", 2)
+    # a self-draw or a robbed kong is no 杠上炮
+    refused("sichuan", [{"kong": "concealed", "seat": 2}, {"win": 2, "hand": PING, "kong_discard": True}],
+            "bad_flags", 1)
+    refused("sichuan", [{"kong": "added", "seat": 2},
+                        {"win": 1, "from": 2, "kong": True, "kong_discard": True, "hand": PING}], "bad_flags", 1)
+    # winners on one discard agree
+    refused("sichuan", [{"kong": "concealed", "seat": 2}, {"win": 1, "from": 2, "hand": PING, "kong_discard": True},
+                        {"win": 3, "from": 2, "hand": PING}], "bad_flags", 2)
+    # a Sichuan rule only
+    refused("mcr", [{"kong": "concealed", "seat": 2},
+                    {"win": 1, "from": 2, "hand": "[345m3]258m1488s369p7s", "kong_discard": True}], "bad_flags", 1)
+    refused("guangdong", [{"kong": "concealed", "seat": 2},
+                          {"win": 1, "from": 2, "hand": "123m456m789m11s234s", "kong_discard": True}],
+            "bad_flags", 1)
 
 
 def test_passed_kong_income_split_remainder_to_first_winner_in_turn():
     r = ok("sichuan", [
         {"kong": "direct", "seat": 2, "from": 0},              # 20 to pass on
-        {"win": 0, "from": 2, "hand": SU},                     # 10
-        {"win": 1, "from": 2, "hand": DUI},                    # 40
-        {"win": 3, "from": 2, "hand": PING},                   # 20
+        {"win": 0, "from": 2, "hand": SU, "kong_discard": True},     # 10
+        {"win": 1, "from": 2, "hand": DUI, "kong_discard": True},    # 40
+        {"win": 3, "from": 2, "hand": PING, "kong_discard": True},   # 20
     ])
     # turn order from 2: 3, 0, 1 -> 3 gets 6 + the remainder 2, then 6 and 6
     assert (2, 3, 8) in pairs(r) and (2, 0, 6) in pairs(r) and (2, 1, 6) in pairs(r)
@@ -171,7 +205,24 @@ def test_penalty_tiers():
 
 
 def test_any_prefix_settles():
-    evs = [{"kong": "direct", "seat": 2, "from": 0}, {"win": 1, "from": 2, "hand": PING},
+    evs = [{"kong": "direct", "seat": 2, "from": 0}, {"win": 1, "from": 2, "hand": PING, "kong_discard": True},
            {"kong": "concealed", "seat": 3}, {"win": 0, "hand": SU}]
     for n in range(len(evs) + 1):
         ok("sichuan", evs[:n])
+
+
+def test_barred_by_a_tier_two_violation():
+    # seed 003 第六条.2 二级违规（干扰赛场、拖延出牌）：罚分50分，本局禁止胡牌: the bar event names the
+    # violation; the player still pays (here 1's self-draw, 平胡 + 自摸 = 40 from each still in)
+    for reason in ("interfering", "delaying"):
+        r = ok("sichuan", [{"bar": 0, "reason": reason}])
+        assert r["deltas"] == [-50, 0, 0, 0]
+        assert r["flags"] == [{"event": 0, "seat": 0, "kind": "barred", "reason": reason}]
+        refused("sichuan", [{"bar": 0, "reason": reason}, {"win": 0, "hand": PING}], "barred", 1)
+        r = ok("sichuan", [{"bar": 0, "reason": reason}, {"win": 1, "hand": PING}])
+        assert r["deltas"] == [-90, 120, -40, -40]
+    # the seeds' other reasons are not Sichuan's, nor is exposing tiles (seed 003 第五条.3 treats
+    # looking at others' tiles as cheating: tier 4)
+    refused("sichuan", [{"bar": 0, "reason": "wrong_count"}], "bad_penalty", 0)
+    refused("sichuan", [{"penalty": "exposed_tiles", "seat": 0, "victim": 1, "points": 5}], "bad_penalty", 0)
+    refused("sichuan", [{"win": 1, "hand": PING}, {"bar": 1, "reason": "delaying"}], "out_of_hand", 1)

@@ -42,10 +42,18 @@ def test_every_config_has_the_fields_board_py_reads():
     for name in ("pico", "esp32s3", "circuitpython_feather", "sim"):
         cfg = board.load(name)
         assert cfg.NAME == name
-        assert cfg.PLATFORM in ("micropython", "circuitpython", "sim")
+        assert cfg.PLATFORM in ("micropython", "circuitpython", "parts")
+        if cfg.PLATFORM == "parts":
+            assert board._import(cfg.PARTS).key_pins
         assert cfg.KEYPAD["keymap"] == "123A456B789C*0#D"
         assert cfg.FONT == (12 if cfg.DISPLAY["height"] < 160 else 16)
         assert cfg.JOURNAL
+
+
+def test_a_board_that_does_not_exist():
+    for name in ("nonsense", "", "../sim", "sim.x", "pico "):
+        with pytest.raises(ValueError, match="no board"):
+            board.load(name)
 
 
 def test_pico_wiring(tmp_path, monkeypatch):
@@ -186,19 +194,20 @@ def test_circuitpython_build_with_stand_ins():
             return None
 
     # the MFRC522's chip select: the driver calls the pin callable; route it to the emulator
-    real_out = board._cp_out
+    from firmware import board_cp
+    real_out = board_cp._cp_out
 
     def cp_out(dio, pin, value=1, open_drain=False):
         if pin == "D10":
             return emu.cs
         return real_out(dio, pin, value, open_drain)
 
-    board._cp_out = cp_out
+    board_cp._cp_out = cp_out
     try:
         hw = board.build(cfg, {"board": Board(), "busio": Busio, "digitalio": _Dio, "displayio": displayio,
                                "i2cdisplaybus": Bus, "adafruit_displayio_sh1107": SH})
     finally:
-        board._cp_out = real_out
+        board_cp._cp_out = real_out
         mfrc522._sleep_us = mfrc522_sleep
     assert made["i2c"] == ("SCL", "SDA", 400000) and made["bus"] == ("i2c", 0x3C)
     assert made["sh1107"] == ("bus", 128, 64, 0)
@@ -206,3 +215,29 @@ def test_circuitpython_build_with_stand_ins():
     assert hw.reader.version == 0x92
     hw.display.show(("T", ["a"], "h"))
     assert hw.display.rows == 3 and hw.display.index(2, 2) == 1  # title bar lit
+
+
+def test_the_firmware_never_imports_the_simulator():
+    # no firmware module names the simulator; importing all of them loads none of it (the sim
+    # board's parts come in only through its config, board_configs/sim.py PARTS)
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+    repo = Path(__file__).resolve().parents[2]
+    mods = []
+    for p in sorted((repo / "firmware").rglob("*.py")):
+        text = p.read_text(encoding="utf-8")
+        assert not re.search(r"^\s*(from|import)\s+simulator\b", text, re.M), p
+        assert "simulator import" not in text and "__import__(\"simulator" not in text, p
+        # the port's own modules (framebuf, displayio) and the flat stdio scripts: checked above
+        if p.name not in ("__init__.py", "display_displayio.py", "board_cp.py", "ssd1306.py", "st7789.py",
+                          "settle_stdio.py"):
+            mods.append(".".join(p.relative_to(repo).with_suffix("").parts))
+    code = ("import sys\n" + "".join("import %s\n" % m for m in mods) +
+            "bad = [m for m in sys.modules if m.split('.')[0] == 'simulator']\n"
+            "assert not bad, bad\n"
+            "from firmware import render\n"
+            "assert render.framebuf is None, render.framebuf\n")
+    p = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr

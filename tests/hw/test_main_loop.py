@@ -1,19 +1,43 @@
-"""firmware/main.py's Device on the simulator board: keys and tags reach the app, one tap is one
-read, bad tags and two tiles on the reader give messages, the display is redrawn only when the
+"""firmware/main.py's Device on the simulator board: keys reach the app through the key matrix
+and the keypad scanner, tags through the reader interface and the tile-tag decoder, one tap is
+one read, bad tags and two tiles on the reader give messages, the display is redrawn only when the
 screen model changes (and pages through long screens), *0# opens the tag checker, the clock does
-not wrap."""
+not wrap; boot() and serve() are the loop every mode runs."""
+import pytest
+
 from firmware import board
 from firmware.app import App
 from firmware.journal import Journal
 from firmware.main import SCROLL_MS, Clock, Device
+from simulator import parts as sparts
 from simulator import virtual
+
+
+class Screen:
+    """The board's screen, remembering what it was asked to show and what it showed."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.rows = inner.rows
+        self.shows = 0
+        self.model = None
+        self.scroll = None
+
+    def show(self, model, scroll=0):
+        self.shows += 1
+        self.model = model
+        self.scroll = self.inner.show(model, scroll)
+        return self.scroll
 
 
 def make(tmp_path):
     t = [0]
-    hw = board.build(board.load("sim"))
+    p = sparts.Parts()
+    hw = board.build(board.load("sim"), {"parts": p})
+    hw.display = Screen(hw.display)
     app = App(Journal(str(tmp_path / "j")), lambda: t[0], device_id="b")
     dev = Device(hw, app, lambda: t[0], files=str(tmp_path))
+    dev.parts = p
     return dev, hw, t
 
 
@@ -24,9 +48,20 @@ def run(dev, t, steps=30, ms=5):
 
 
 def keys(dev, hw, t, s):
+    m = dev.parts.matrix
     for k in s:
-        hw.keys.press(k)
+        r, c = divmod("123A456B789C*0#D".index(k), 4)
+        m.press(r, c)
+        run(dev, t, 6)
+        m.release(r, c)
+        run(dev, t, 6)
     run(dev, t)
+
+
+def tap(dev, t, tag):
+    dev.hw.reader.place(tag)
+    run(dev, t)
+    dev.hw.reader.lift(tag)
 
 
 def start_session(dev, hw, t):
@@ -50,25 +85,41 @@ def test_taps_reach_the_app_once(tmp_path):
     keys(dev, hw, t, "A13")
     tiles = virtual.tile_set(1)
     tag = tiles[2, 0]
-    hw.reader.tap(tag)
-    run(dev, t)
-    assert dev.app.d["entry"].current == [2]
-    assert hw.reader.field == []  # halted and lifted
-    hw.reader.tap(virtual.bad_tag())
-    run(dev, t)
+    hw.reader.place(tag)
+    run(dev, t, 100)  # half a second on the reader: one read, then the tag is halted
+    assert dev.app.d["entry"].current == [2] and tag.halted and hw.reader.reads == 1
+    hw.reader.lift(tag)
+    tap(dev, t, virtual.bad_tag())
     assert hw.display.model[1][-1] == "! not a tile tag"
-    hw.reader.tap(tiles[3, 0])
-    hw.reader.tap(tiles[4, 0])
+    hw.reader.place(tiles[3, 0])
+    hw.reader.place(tiles[4, 0])
     run(dev, t)
     assert hw.display.model[1][-1] == "! one tile at a time"
     assert dev.app.d["entry"].current == [2]
     hw.reader.lift(tiles[4, 0])
     run(dev, t)
     assert dev.app.d["entry"].current == [2, 3]
-    foreign = virtual.tile_set(9)[5, 0]
-    hw.reader.tap(foreign)
-    run(dev, t)
+    hw.reader.lift()
+    tap(dev, t, virtual.tile_set(9)[5, 0])
     assert hw.display.model[1][-1] == "! tile of another set"
+
+
+def test_keys_go_through_the_scanner(tmp_path):
+    # a contact shorter than the debounce is no key; a held key is one key
+    dev, hw, t = make(tmp_path)
+    m = dev.parts.matrix
+    m.press(3, 3)  # D for two scans only
+    run(dev, t, 2)
+    m.release(3, 3)
+    run(dev, t, 10)
+    assert dev.app.state == "idle"
+    m.press(3, 3)
+    run(dev, t, 400)  # two seconds
+    m.release(3, 3)
+    run(dev, t, 10)
+    assert dev.app.state == "cfg"
+    keys(dev, hw, t, "1")
+    assert dev.app.state != "cfg" or dev.app.d.get("step", 0) > 0
 
 
 def test_long_screens_page_every_few_seconds(tmp_path):
@@ -88,11 +139,9 @@ def test_tag_checker_from_the_keypad(tmp_path):
     dev, hw, t = make(tmp_path)
     keys(dev, hw, t, "*0#")
     assert dev.tags.active and dev.model[0] == "Tag check"
-    hw.reader.tap(virtual.tile_set(1)[33, 2])
-    run(dev, t)
+    tap(dev, t, virtual.tile_set(1)[33, 2])
     assert dev.model[1][0] == "P copy 3"
-    hw.reader.tap(virtual.bad_tag())
-    run(dev, t)
+    tap(dev, t, virtual.bad_tag())
     assert dev.model[1][0] == "corrupt"
     keys(dev, hw, t, "*")
     assert not dev.tags.active and dev.app.state == "idle"
@@ -123,8 +172,36 @@ def test_clock_does_not_wrap():
     old = m.ticks_diff
     m.ticks_diff = diff
     try:
-        c = Clock(ticks_ms)
+        c = Clock(ticks_ms)  # since the chip's reset: ticks_ms() counts from 0 there
+        fresh = Clock(ticks_ms, since_boot=False)
+        assert c() == (1 << 30) - 10 and fresh() == 0
         ticks[0] = ((1 << 30) - 10 + 50) & ((1 << 30) - 1)  # wrapped
-        assert c() == 50
+        assert c() == (1 << 30) + 40 and fresh() == 50
     finally:
         m.ticks_diff = old
+
+
+def test_boot_and_serve(tmp_path):
+    # main.boot: the board's parts, the journal under the root, the chip id as the device id,
+    # the tag settings; serve: the hook before each step, the sleep between steps
+    from firmware import main
+    (tmp_path / "tagset").write_text("7\n")
+    p = sparts.Parts(uid=b"\x01\x02\x03\x04\x05\xaa\xbb\xcc")
+    t = [0]
+    dev = main.boot("sim", mods={"parts": p}, root=str(tmp_path), clock=lambda: t[0], link=False)
+    assert dev.app.device_id == "box-aabbcc" and dev.tag_set == 7 and dev.link is None
+    assert (tmp_path / "journal").is_dir() and dev.hw.keys.kp is not None
+    slept = []
+
+    def sleep(ms):
+        slept.append(ms)
+        t[0] += ms
+
+    def hook(d, n):
+        if n == 3:
+            p.matrix.press(3, 3)  # D, held
+        return n >= 40
+    main.serve(dev, hook=hook, sleep=sleep)
+    assert dev.steps == 40 and slept == [main.LOOP_MS] * 40 and dev.app.state == "cfg"
+    with pytest.raises(ValueError, match="no board 'nope'"):
+        main.boot("nope", root=str(tmp_path))

@@ -47,7 +47,7 @@ class Person:
         what = self.plan[self.k]
         self.k += 1
         if what == "#":
-            box.keys.press("#")
+            box.press("#")
             return
         what.enter_field()
         self.emu.add_tag(what)

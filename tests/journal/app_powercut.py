@@ -9,6 +9,7 @@ sys.path.insert(0, ".")
 sys.path.insert(0, "tests/journal")
 
 from flakybdev import FlakyBdev
+from firmware.app import decode
 from firmware.journal import Journal
 from simulator.runner import Sim
 
@@ -42,6 +43,24 @@ def lines_of(path):
         return [ln for ln in f if ln.strip() != "powercut"]
 
 
+def same(got, records, written):
+    """The records after the reboot are the committed ones. One may be new: the session's end,
+    when the cut took it, is written again at boot (the app resumes a session whose last hand
+    ended it); the box has no clock then (nobody set it since the power came back), so only
+    its time may differ."""
+    if got == records[:len(got)]:
+        return True
+    if len(got) != written + 1 or got[:-1] != records[:written]:
+        return False
+    a = decode(got[-1])
+    b = decode(records[written])
+    if a is None or b is None or a.get("kind") != "session_end":
+        return False
+    a.pop("time", None)
+    b.pop("time", None)
+    return a == b
+
+
 def clean_run(lines, formatted):
     bdev = FlakyBdev(mem=bytearray(formatted), block_size=BS)
     mount(bdev, False)
@@ -65,11 +84,13 @@ def main():
     failures = 0
     for k in range(1, W + 1):
         bdev = FlakyBdev(mem=bytearray(formatted), block_size=BS, cut_at=k, torn=(k % 3 == 1))
+        written = 0
         try:
             mount(bdev, False)
             sim = Sim(lambda: Journal(MOUNT + "/j"))
             for ln in lines:
                 sim.line(ln)
+                written = sim.journal.last_seq
                 if bdev.dead:
                     break
         except OSError:
@@ -80,7 +101,7 @@ def main():
         mount(again, False)
         sim = Sim(lambda: Journal(MOUNT + "/j"))
         got = [bytes(p) for _, p in sim.journal.records(1)]
-        ok = got == records[:len(got)]
+        ok = same(got, records, written)
         ok = ok and sim.journal.corrupt is None
         ok = ok and state(sim.app) == states.get(len(got))
         if not ok:

@@ -1,29 +1,29 @@
-"""Fixtures for the server tests.
+"""Fixtures for the server tests: a real server (``python -m host_tools serve``: Django on
+gunicorn) per database, shared by the tests of a session, each test on its own tournament and
+boxes (``uid``).
 
 * ``pg_dsn``: TEST_PG_DSN when set, else a throwaway cluster started by tools/pg_test_server.sh
-  (installed from Debian if absent) and stopped at the end of the session. Never skipped.
-* ``db``: every storage test runs twice, on SQLite (a file under tmp_path) and on PostgreSQL (a
-  fresh schema per test, selected through the connection's search_path).
-* ``server``: a real HTTP server on 127.0.0.1, free port, in a thread, over ``db``; with an
-  organizer account and a logged-in ``Client`` (``server.org``).
+  (installed from Debian if absent) and stopped at the end. Never skipped.
+* ``server``: parametrized over SQLite and PostgreSQL: a running server with a server organizer
+  (``server.org``, bearer token), a referee account (``server.ref``: given the referee role by
+  ``server.tournament``) and an anonymous client; ``server.sql(...)`` reads the database
+  directly (sqlite3 / psycopg), independently of the server's code.
 """
 from __future__ import annotations
 
 import os
 import subprocess
+import sys
+import time
 import uuid
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 
-from host_tools.server import auth
-from host_tools.server.app import serve_in_thread
-from host_tools.server.db import open_database
-
-from .helpers import Client
+from .helpers import Client, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
+PASSWORD = "a long enough password"
 
 
 @pytest.fixture(scope="session")
@@ -41,60 +41,130 @@ def pg_dsn():
         subprocess.run(["bash", str(script), "stop"], capture_output=True, timeout=120)
 
 
-def _pg_schema_url(dsn: str, schema: str) -> str:
-    sep = "&" if "?" in dsn else "?"
-    return dsn + sep + "options=" + quote("-c search_path=%s" % schema)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request, tmp_path):
-    if request.param == "sqlite":
-        d = open_database("sqlite:///" + str(tmp_path / "t.db"))
-        yield d
-        d.close()
-        return
+def pg_database(dsn: str) -> str:
+    """A fresh database on the cluster; its DSN."""
     import psycopg
 
-    dsn = request.getfixturevalue("pg_dsn")
-    schema = "t_" + uuid.uuid4().hex[:12]
+    name = "t_" + uuid.uuid4().hex[:12]
     with psycopg.connect(dsn, autocommit=True) as c:
-        c.execute("CREATE SCHEMA " + schema)
-    d = open_database(_pg_schema_url(dsn, schema), pool_size=8)
-    yield d
-    d.close()
-    with psycopg.connect(dsn, autocommit=True) as c:
-        c.execute("DROP SCHEMA %s CASCADE" % schema)
+        c.execute("CREATE DATABASE " + name)
+    return dsn.rsplit("/", 1)[0] + "/" + name
 
 
 class Running:
-    def __init__(self, db, srv):
-        self.db = db
-        self.srv = srv
-        host, port = srv.server_address[:2]
-        self.url = "http://%s:%d" % (host, port)
-        self.anon = Client(self.url)
-        self.org = Client(self.url)
-        self.ref = Client(self.url)
+    def __init__(self, backend: str, db: str, proc, url: str, workdir: Path):
+        self.backend, self.db, self.proc, self.url, self.workdir = backend, db, proc, url, workdir
+        self.anon = Client(url)
+        self.org = Client(url)
+        self.ref = Client(url)
 
     def client(self, token=None) -> Client:
         return Client(self.url, token)
 
+    def login(self, username: str, password: str = PASSWORD) -> Client:
+        c = Client(self.url)
+        st, body = c.post("/api/login", {"username": username, "password": password})
+        assert st == 200, body
+        c.token = body["token"]
+        return c
 
-@pytest.fixture
-def server(db):
-    with db.tx(write=True) as tx:
-        auth.create_account(tx, "org", "organizer-pw", "organizer")
-        auth.create_account(tx, "ref", "referee-pw", "referee")
-    srv, th = serve_in_thread(db)
-    r = Running(db, srv)
-    st, body = r.anon.post("/api/login", {"username": "org", "password": "organizer-pw"})
-    assert st == 200, body
-    r.org.token = body["token"]
-    st, body = r.anon.post("/api/login", {"username": "ref", "password": "referee-pw"})
-    r.ref.token = body["token"]
-    yield r
-    for c in (r.anon, r.org, r.ref):
-        c.close()
-    srv.shutdown()
-    srv.server_close()
-    th.join(5)
+    def sql(self, query: str, params=()) -> list:
+        """Rows from the database, read directly (not through the server)."""
+        if self.backend == "sqlite":
+            import sqlite3
+
+            c = sqlite3.connect(self.db[len("sqlite:///"):])
+            try:
+                return c.execute(query, params).fetchall()
+            finally:
+                c.close()
+        import psycopg
+
+        with psycopg.connect(self.db) as c:
+            return c.execute(query.replace("?", "%s"), params).fetchall()
+
+    def tournament(self, fmt: str = "mcr_000", players=(), settings=None, name=None, referee: bool = True) -> str:
+        tid = uid("T")
+        st, body = self.org.post("/api/tournaments", {"id": tid, "name": name or "Test " + tid, "format": fmt, "settings": settings or {}})
+        assert st == 201, body
+        if players:
+            st, body = self.org.post("/api/tournaments/%s/players" % tid, [{"id": p, "name": "Name " + p, "draw": i + 1} for i, p in enumerate(players)])
+            assert st == 200, body
+        if referee:
+            st, body = self.org.post("/api/tournaments/%s/roles" % tid, {"username": "ref", "role": "referee"})
+            assert st == 200, body
+        return tid
+
+
+def uid(prefix: str = "x") -> str:
+    return "%s%s" % (prefix, uuid.uuid4().hex[:8])
+
+
+def start_server(db: str, workdir: Path, env_extra=None, workers: int = 2, threads: int = 8, args=()):
+    env = dict(os.environ, MT_PASSWORD=PASSWORD, PYTHONUNBUFFERED="1", MT_SECRET_KEY_FILE=str(workdir / "secret"))
+    env.update(env_extra or {})
+    subprocess.run([sys.executable, "-m", "host_tools", "serve", "--db", db, "--create-account", "org"], check=True, capture_output=True,
+                   env=env, cwd=ROOT, timeout=120)
+    port = free_port()
+    log = open(workdir / "server.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "host_tools", "serve", "--db", db, "--port", str(port), "--workers", str(workers),
+                             "--threads", str(threads)] + list(args), stdout=subprocess.PIPE, stderr=log, text=True, env=env, cwd=ROOT)
+    line = proc.stdout.readline()
+    if "serving" not in line:
+        proc.kill()
+        raise RuntimeError("server did not start: %r %s" % (line, (workdir / "server.log").read_text()))
+    url = "http://127.0.0.1:%d" % port
+    try:
+        org = Client(url, headers={"X-Forwarded-Proto": "https"} if "--tls" in args else None)
+        st, body = org.post("/api/login", {"username": "org", "password": PASSWORD})
+        assert st == 200, body
+        org.token = body["token"]
+        st, body = org.post("/api/accounts", {"username": "ref", "password": PASSWORD})  # a referee: roles per tournament
+        assert st == 201, body
+    except BaseException:
+        stop(proc)
+        raise
+    return proc, url
+
+
+def stop(proc) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def new_database(request, backend: str, workdir: Path) -> str:
+    if backend == "sqlite":
+        return "sqlite:///" + str(workdir / "t.db")
+    return pg_database(request.getfixturevalue("pg_dsn"))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request):
+    return request.param
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def server(request, tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("server-" + request.param)
+    db = new_database(request, request.param, workdir)
+    # many tests log in from 127.0.0.1, some with wrong passwords on purpose: the shared server
+    # locks out late; test_security runs its own servers with the real limit
+    proc, url = start_server(db, workdir, {"MT_LOGIN_FAILURES": "1000"})
+    s = Running(request.param, db, proc, url, workdir)
+    s.org = s.login("org")
+    s.ref = s.login("ref")
+    yield s
+    stop(proc)
+
+
+def wait_for(pred, timeout=10.0):
+    end = time.time() + timeout
+    while time.time() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return False

@@ -8,22 +8,33 @@ import hmac
 import http.client
 import json
 import random
+import socket
 from typing import Any, Optional
 from urllib.parse import urlsplit
+
+
+def free_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
 
 
 class Client:
     """A keep-alive HTTP/1.1 client for one server; json_ methods decode JSON replies."""
 
-    def __init__(self, base: str, token: Optional[str] = None):
+    def __init__(self, base: str, token: Optional[str] = None, source: Optional[str] = None, headers: Optional[dict] = None):
         u = urlsplit(base)
+        self.headers = dict(headers or {})  # sent with every request (e.g. a TLS proxy's X-Forwarded-Proto)
+        self.source = source  # a loopback address of its own (127.0.0.N): another client machine
         self.host, self.port = u.hostname, u.port
         self.base = base
         self.token = token
         self.conn: Optional[http.client.HTTPConnection] = None
 
     def request(self, method: str, path: str, body: Any = None, headers: Optional[dict] = None, raw: Optional[bytes] = None):
-        h = dict(headers or {})
+        h = dict(self.headers, **(headers or {}))
         data = raw
         if body is not None:
             data = json.dumps(body).encode()
@@ -32,7 +43,7 @@ class Client:
             h["Authorization"] = "Bearer " + self.token
         for attempt in range(2):
             if self.conn is None:
-                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60, source_address=(self.source, 0) if self.source else None)
             try:
                 self.conn.request(method, path, body=data, headers=h)
                 r = self.conn.getresponse()
@@ -44,7 +55,7 @@ class Client:
             except (ConnectionError, http.client.RemoteDisconnected, http.client.CannotSendRequest, BrokenPipeError):
                 self.conn.close()
                 self.conn = None
-                if attempt:
+                if attempt or (data is not None and len(data) > 1024 * 1024):
                     raise
 
     def json(self, method: str, path: str, body: Any = None, **kw) -> tuple[int, Any]:
@@ -65,9 +76,10 @@ class Client:
 
 
 # --------------------------------------------------------------------------- the contract
+# Records as protocol/record.py (version 2) defines them, built here by hand from that contract.
 
 def payload_bytes(body: dict) -> bytes:
-    return b"\x01" + json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return b"\x01" + json.dumps(body, separators=(",", ":"), ensure_ascii=False, sort_keys=True).encode("utf-8")
 
 
 def signature(key: bytes, device: str, seq: int, payload: bytes) -> str:
@@ -75,31 +87,60 @@ def signature(key: bytes, device: str, seq: int, payload: bytes) -> str:
 
 
 def envelope(key: bytes, device: str, seq: int, body: dict) -> dict:
+    if body.get("kind") == "session" and body.get("device") is None:
+        body = dict(body, device=device)
     p = payload_bytes(body)
     return {"device": device, "seq": seq, "payload": base64.b64encode(p).decode(), "sig": signature(key, device, seq, p)}
 
 
 def session_rec(t: str, session: int, table: int, seats: list, rules: str = "mcr", time: int = 1_700_000_000) -> dict:
-    return {"v": 1, "kind": "session", "tournament": t, "session": session, "table": table, "rules": rules, "seats": seats, "first_dealer": 0, "time": time}
+    """``device`` is filled in by ``envelope`` (the box writes its own id)."""
+    return {"v": 2, "kind": "session", "device": None, "tournament": t, "session": session, "table": table, "rules": rules,
+            "seats": seats, "first_dealer": 0, "time": time}
+
+
+def transfers_for(deltas: list) -> list:
+    """Payments from the seats that lost to those that won; what does not balance is paid to,
+    or by, nobody (a penalty)."""
+    neg = [[i, -d] for i, d in enumerate(deltas) if d < 0]
+    pos = [[i, d] for i, d in enumerate(deltas) if d > 0]
+    out = []
+    while neg and pos:
+        a, b = neg[0], pos[0]
+        p = min(a[1], b[1])
+        out.append([a[0], b[0], p, "test"])
+        a[1] -= p
+        b[1] -= p
+        if not a[1]:
+            neg.pop(0)
+        if not b[1]:
+            pos.pop(0)
+    out += [[i, None, p, "penalty"] for i, p in neg] + [[None, i, p, "bonus"] for i, p in pos]
+    return out
 
 
 def hand_rec(t: str, session: int, table: int, hand: int, seats: list, deltas: list, winner: Optional[int] = None, discarder: Optional[int] = None,
-             fans: int = 8, rules: str = "mcr", time: int = 1_700_000_000, events: Optional[list] = None, winners: Optional[list] = None) -> dict:
+             fans: int = 8, rules: str = "mcr", time: int = 1_700_000_000, events: Optional[list] = None, winners: Optional[list] = None,
+             transfers: Optional[list] = None) -> dict:
     ws = winners if winners is not None else ([] if winner is None else [winner])
+    wins = [{"seat": w, "from": discarder if i == 0 else None, "total": fans, "fans": [[1, 1]]} for i, w in enumerate(ws)]
     return {
-        "v": 1, "kind": "hand", "tournament": t, "session": session, "table": table, "hand": hand, "rules": rules, "seats": seats,
+        "v": 2, "kind": "hand", "tournament": t, "session": session, "table": table, "hand": hand, "rules": rules, "seats": seats,
         "dealer": (hand - 1) % 4, "prevalent_wind": "ESWN"[((hand - 1) // 4) % 4], "events": events or [], "deltas": deltas,
-        "fans": {"seat": ws[0], "total": fans, "names": ["清一色"] if fans >= 24 else ["平和"]} if ws else None,
-        "winners": ws, "discarder": discarder, "time": time,
+        "transfers": transfers if transfers is not None else transfers_for(deltas), "flags": [], "wins": wins,
+        "winners": ws, "discarder": discarder if ws else None, "next_dealer": hand % 4, "time": time,
     }
 
 
-def correction_rec(device: str, seq: int, deltas: list, reason: str = "miskeyed", referee: str = "ref", time: int = 1_700_000_500) -> dict:
-    return {"v": 1, "kind": "correction", "corrects": {"device": device, "seq": seq}, "deltas": deltas, "reason": reason, "referee": referee, "time": time}
+def correction_rec(device: str, seq: int, deltas: list, reason: str = "miskeyed", referee: str = "ref", time: int = 1_700_000_500,
+                   seats: Optional[list] = None, was: Optional[list] = None) -> dict:
+    return {"v": 2, "kind": "correction", "corrects": {"device": device, "seq": seq}, "seats": seats or ["p1", "p2", "p3", "p4"],
+            "deltas": deltas, "was": was or [0, 0, 0, 0], "reason": reason, "referee": referee, "time": time}
 
 
 def end_rec(t: str, session: int, table: int, hands: int, scores: dict, time: int = 1_700_007_000) -> dict:
-    return {"v": 1, "kind": "session_end", "tournament": t, "session": session, "table": table, "hands": hands, "match_scores": scores, "time": time}
+    return {"v": 2, "kind": "session_end", "tournament": t, "session": session, "table": table, "hands": hands, "reason": "hands",
+            "match_scores": scores, "time": time}
 
 
 def mcr_deltas(rng: random.Random, winner: Optional[int], discarder: Optional[int], fans: int) -> list:

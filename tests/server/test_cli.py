@@ -1,39 +1,37 @@
-"""`python -m host_tools serve` as a subprocess: create an organizer, serve, log in, shut down."""
-import json
+"""`python -m host_tools serve` as a subprocess: create an organizer, serve, log in, shut down;
+SQLite and PostgreSQL; a bad --db is refused."""
 import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
+
+from .conftest import pg_database
+from .helpers import Client, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 def test_serve_subprocess(tmp_path, pg_dsn):
-    for url in ("sqlite:///" + str(tmp_path / "cli.db"), pg_dsn):
-        env = dict(os.environ, MT_PASSWORD="cli-password")
-        out = subprocess.run([sys.executable, "-m", "host_tools", "serve", "--db", url, "--create-account", "boss-%d" % len(url)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
-        assert out.returncode == 0, out.stderr
+    for url in ("sqlite:///" + str(tmp_path / "cli.db"), pg_database(pg_dsn)):
+        env = dict(os.environ, MT_PASSWORD="cli-password", MT_SECRET_KEY_FILE=str(tmp_path / "secret"))
+        out = subprocess.run([sys.executable, "-m", "host_tools", "serve", "--db", url, "--create-account", "boss"], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0 and "created boss (organizer)" in out.stdout, out.stderr
+        again = subprocess.run([sys.executable, "-m", "host_tools", "serve", "--db", url, "--create-account", "boss"], cwd=ROOT, env=env,
+                               capture_output=True, text=True, timeout=120)
+        assert again.returncode == 1 and "exists" in again.stderr
         port = free_port()
-        proc = subprocess.Popen([sys.executable, "-m", "host_tools", "serve", "--db", url, "--port", str(port)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen([sys.executable, "-m", "host_tools", "serve", "--db", url, "--port", str(port), "--workers", "1"], cwd=ROOT,
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             line = proc.stdout.readline()
             assert "serving on http://127.0.0.1:%d/" % port in line
-            req = urllib.request.Request("http://127.0.0.1:%d/api/login" % port, json.dumps({"username": "boss-%d" % len(url), "password": "cli-password"}).encode(), {"Content-Type": "application/json"})
-            with urllib.request.urlopen(req, timeout=10) as r:
-                assert json.loads(r.read())["role"] == "organizer"
+            st, body = Client("http://127.0.0.1:%d" % port).post("/api/login", {"username": "boss", "password": "cli-password"})
+            assert st == 200 and body["superuser"] is True
         finally:
             proc.terminate()
-            proc.wait(10)
-    bad = subprocess.run([sys.executable, "-m", "host_tools", "serve", "--db", "mysql://x"], cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2 and "unsupported" in bad.stderr
+            proc.wait(15)
+    for bad in ("mysql://x", "sqlite://", "postgresql://nobody@127.0.0.1:1/x"):
+        p = subprocess.run([sys.executable, "-m", "host_tools", "serve", "--db", bad], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, MT_SECRET_KEY="x"))
+        assert p.returncode == 2 and "serve:" in p.stderr, (bad, p.stderr)

@@ -27,19 +27,11 @@ SCREEN = (winmod.SCREEN_AT[0], winmod.SCREEN_AT[1], 128 * winmod.SCALE, 64 * win
 TOLERANCE = 0.001
 
 
-class FixedClock:
-    def __init__(self):
-        self.ms = 0
-
-    def __call__(self):
-        return self.ms
-
-
 @pytest.fixture
 def win(tmp_path_factory):
-    # the clock stands still (the screens show no time going by): poll the reader on every step
-    w = winmod.Window(str(tmp_path_factory.mktemp("box")), pty=False, clock=FixedClock(), epoch=1764400000,
-                      read_ms=0)
+    # the clock moves as the device loop sleeps, without waiting (the screens are the same on
+    # every run)
+    w = winmod.Window(str(tmp_path_factory.mktemp("box")), pty=False, virtual=True, epoch=1764400000)
     yield w
     w.close()
 
@@ -160,15 +152,47 @@ def test_port_label_shows_the_pty(tmp_path):
         w.close()
 
 
-def test_terminal_mode(tmp_path):
+def terminal(tmp_path, text, virtual=True):
     import io
     out = io.StringIO()
-    winmod.terminal(str(tmp_path / "box"), io.StringIO("D\n13#\nq\n"), out, pty=False)
-    text = out.getvalue()
-    assert "[规则 1国标 2川麻 3广东]" in text and "[局]" in text
+    kw = {"virtual": True} if virtual else {}  # the real clock: as a person runs it
+    winmod.terminal(str(tmp_path / "box"), io.StringIO(text), out, pty=False, **kw)
+    return out.getvalue().split("+------------------------------\n+")
+
+
+def test_terminal_mode(tmp_path):
+    screens = terminal(tmp_path, "D\n13#\nq\n")
+    assert "[规则 1国标 2川麻 3广东]" in screens[1] and "[局]" in screens[2]
+
+
+def test_terminal_shows_each_line_its_own_screen_and_keeps_piped_taps(tmp_path):
+    # on the real clock, lines piped in at once: the tag checker (*0#) shows each line's tiles on
+    # that line's screen (not the line before's), and the three tiles of one line all get read
+    screens = terminal(tmp_path, "*0#\n5m\nE\n5m 6m tC\n", virtual=False)
+    assert len(screens) == 5
+    assert "[Tag check]" in screens[1]
+    assert "| 5m copy 1\n" in screens[2]
+    assert "| E copy 1\n" in screens[3]
+    assert "| C copy 1\n" in screens[4] and "5 read" in screens[4]
 
 
 def test_terminal_tokens():
     assert winmod.parse_tile("5m") == 4 and winmod.parse_tile("E") == 27
     assert winmod.parse_tile("tC") == 31 and winmod.parse_tile("C") is None
     assert winmod.parse_tile("a") == 34 and winmod.parse_tile("A") is None
+
+
+def test_other_boards_screens(tmp_path):
+    with pytest.raises(SystemExit) as e:
+        winmod.main(["--board", "nonsense", "--terminal"])
+    assert e.value.code == 2
+    w = winmod.Window(str(tmp_path / "box"), pty=False, virtual=True, board="esp32s3")
+    try:
+        keys(w, "D")
+        assert w.box.app.state == "cfg"
+        px = w.device_pixels()
+        assert (len(px[0]), len(px)) == (320, 240)
+        assert len({c for row in px for c in row}) > 2  # colour: title bar, text, hint bar
+        w.screenshot(str(tmp_path / "e.png"))
+    finally:
+        w.close()

@@ -154,7 +154,9 @@ class MpDevice:
         self.journal = str(tmp / "journal")
         self.key = str(tmp / "device.key")
         self.stats_path = str(tmp / "stats.json")
-        cmd = [str(MICROPYTHON), "-X", "heapsize=" + heap, str(REPO / "firmware" / "link_stdio.py"),
+        # a box that plays a scenario first is the simulator's (same arguments, same loop)
+        entry = REPO / "simulator" / "sim_main.py" if script else REPO / "firmware" / "link_stdio.py"
+        cmd = [str(MICROPYTHON), "-X", "heapsize=" + heap, str(entry),
                "--journal", self.journal, "--key", self.key, "--device-id", device_id]
         if script:
             cmd += ["--script", str(script)]

@@ -1,0 +1,9 @@
+from . import accounts, boxes, records, referee, results, tournaments
+from .core import api
+
+api.add_router("/", records.router)
+api.add_router("/", accounts.router)
+api.add_router("/", tournaments.router)
+api.add_router("/", results.router)
+api.add_router("/", referee.router)
+api.add_router("/", boxes.router)

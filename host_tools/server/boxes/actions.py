@@ -1,0 +1,111 @@
+"""Boxes: registering them (the key is write-only), binding each to a tournament table, and the
+session config the sync tool fetches for the table a box is bound to."""
+from __future__ import annotations
+
+from typing import Optional
+
+from django.db import transaction
+from django.db.models import Count, Max
+from django.utils import timezone
+
+from host_tools.server.errors import Conflict, Invalid, NotFound
+from host_tools.server.tournaments import audit, formats
+from host_tools.server.tournaments.actions import bump
+from host_tools.server.tournaments.models import Seating, Tournament
+
+from protocol import config as pconfig
+
+from .models import Device, Record
+
+
+def register(actor: str, device: str, key: bytes, label: str = "") -> Device:
+    if len(key) != 32:
+        raise Invalid("key must be 32 bytes (64 hex digits)")
+    with transaction.atomic():
+        if Device.objects.filter(id=device).exists():
+            raise Conflict("device %r is registered" % device)
+        d = Device.objects.create(id=device, key=key, label=label)
+        audit.log(actor, "device.register", None, "device " + device, None, {"id": device, "label": label, "key": "(write-only)"})
+    return d
+
+
+def bind(actor: str, device: str, tid: Optional[str], table: Optional[int]) -> Device:
+    if table is not None and not 1 <= table <= formats.MAX_TABLE:
+        raise Invalid("table must be 1..10000")
+    with transaction.atomic():
+        try:
+            d = Device.objects.select_for_update().get(id=device)
+        except Device.DoesNotExist:
+            raise NotFound("no device %r" % device) from None
+        if tid is not None and not Tournament.objects.filter(id=tid).exists():
+            raise NotFound("no tournament %r" % tid)
+        if tid is not None and table is not None:
+            other = Device.objects.filter(tournament_id=tid, table=table, active=True).exclude(id=device).first()
+            if other is not None:
+                raise Conflict("table %d is bound to box %s" % (table, other.id))
+        before = {"tournament": d.tournament_id, "table": d.table}
+        d.tournament_id, d.table = tid, table
+        d.save()
+        for t in {before["tournament"], tid} - {None}:
+            bump(t)
+        audit.log(actor, "device.bind", tid or before["tournament"], "device " + device, before, {"tournament": tid, "table": table})
+    return d
+
+
+def set_active(actor: str, device: str, active: bool) -> None:
+    with transaction.atomic():
+        n = Device.objects.filter(id=device).update(active=active)
+        if not n:
+            raise NotFound("no device %r" % device)
+        audit.log(actor, "device.activate" if active else "device.deactivate", None, "device " + device)
+
+
+def status(tid: Optional[str] = None) -> list[dict]:
+    """Every box (of one tournament, or all) with its binding, last sync and unsynced count:
+    the records the sync tool reported the box holds beyond what the server has, plus gaps in
+    the sequence the server has (records the box has but never sent)."""
+    q = Device.objects.all() if tid is None else Device.objects.filter(tournament_id=tid)
+    agg = {r["device_id"]: r for r in Record.objects.filter(device__in=q).values("device_id").annotate(
+        n=Count("id"), last=Max("received_at"), top=Max("seq"))}
+    out = []
+    for d in q.order_by("id"):
+        a = agg.get(d.id, {"n": 0, "last": None, "top": 0})
+        gaps = (a["top"] or 0) - a["n"]
+        ahead = max(0, (d.reported_head or 0) - (a["top"] or 0))
+        out.append({"id": d.id, "label": d.label, "active": d.active, "tournament": d.tournament_id, "table": d.table,
+                    "records": a["n"], "last_sync": a["last"].isoformat(timespec="seconds") if a["last"] else None,
+                    "unsynced": gaps + ahead, "reported_at": d.reported_at.isoformat(timespec="seconds") if d.reported_at else None})
+    return out
+
+
+def config_for(device: str, head: Optional[int] = None) -> dict:
+    """The session config of the table this box is bound to, from the latest published seating
+    (the sync tool pushes it to the box: nobody writes configs by hand). ``head``: the box's
+    journal head as the sync tool saw it, kept for the unsynced count (display only)."""
+    try:
+        d = Device.objects.select_related("tournament").get(id=device, active=True)
+    except Device.DoesNotExist:
+        raise NotFound("no active device %r" % device) from None
+    if head is not None:
+        Device.objects.filter(id=device).update(reported_head=head, reported_at=timezone.now())
+    if d.tournament is None or d.table is None:
+        raise Conflict("box %s is not bound to a tournament table" % device)
+    t = d.tournament
+    s = Seating.objects.filter(tournament=t, published_at__isnull=False).order_by("-session").first()
+    if s is None:
+        raise Conflict("tournament %s has no published seating" % t.id)
+    row = s.tables.filter(table=d.table).first()
+    if row is None:
+        raise Conflict("table %d is not in the published seating of session %d" % (d.table, s.session))
+    rules = formats.RULES[t.format]
+    cfg = {"rules": rules, "tournament": t.id, "session": s.session, "table": d.table, "players": list(row.players), "first_dealer": 0}
+    hands = formats.HANDS_PER_SESSION.get(rules)
+    if rules == "mcr" and len(row.players) == 3:
+        hands = 15
+    if hands:
+        cfg["hands"] = hands
+    cfg["minutes"] = formats.SESSION_MINUTES[t.format]
+    err = pconfig.check(cfg)  # the box's own check: what it would refuse is never offered
+    if err:
+        raise Conflict("the config of table %d cannot start a session: %s" % (d.table, err[1]))
+    return cfg

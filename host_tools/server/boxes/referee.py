@@ -1,0 +1,155 @@
+"""What referees decide about results: corrections of a hand (by hand number and player name),
+whole hands entered by hand when a box failed (scored by rules_min with the same rules), and
+rulings on quarantined records. Each in one transaction with its audit entry; each bumps the
+tournament's results version. A referee's correction always takes precedence over a box's."""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from django.db import transaction
+from django.utils import timezone
+
+from host_tools.server.contract import POINTS
+from host_tools.server.errors import Conflict, Invalid, NotFound
+from host_tools.server.results import cache, integrity
+from host_tools.server.tournaments import audit, formats
+from host_tools.server.tournaments.actions import bump, get
+from host_tools.server.tournaments.models import Player
+
+from .models import Correction, Hand, Record, Ruling
+
+
+def counted_hand(tid: str, session: int, table: int, number: int) -> Hand:
+    """The hand that counts for (session, table, number)."""
+    res = cache.result(tid)
+    tb = res.tables.get((session, table))
+    row = None
+    if tb is not None:
+        row = next((h for h in tb.hands if h.number == number), None)
+    if row is None:
+        raise NotFound("no counted hand %d at session %d table %d" % (number, session, table))
+    return Hand.objects.get(id=row.id)
+
+
+def _int(v, what: str, lo: int, hi: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise Invalid("%s must be a whole number between %d and %d" % (what, lo, hi))
+    return v
+
+
+def correct(actor: str, tid: str, session: int, table: int, number: int, points: dict, reason: str,
+            deductions: Optional[dict] = None) -> Correction:
+    """New deltas for a hand, by player: ``points`` are the hand's payments between the players
+    (they must sum to 0: every rule set's payments are transfers), ``deductions`` what a player
+    paid to nobody (penalties, >= 0). Every player of the hand must be named, and nobody else."""
+    get(tid)
+    h = counted_hand(tid, session, table, number)
+    players = [p for p in h.seats if p is not None]
+    if set(points) != set(players):
+        missing, extra = sorted(set(players) - set(points)), sorted(set(points) - set(players))
+        raise Invalid("name the hand's players exactly (%s)%s%s" % (", ".join(players), "; missing " + ", ".join(missing) if missing else "",
+                                                                     "; not at this hand: " + ", ".join(extra) if extra else ""))
+    ded = deductions or {}
+    if set(ded) - set(players):
+        raise Invalid("deductions name players not at this hand: %s" % ", ".join(sorted(set(ded) - set(players))))
+    pts = {p: _int(v, "points of %s" % p, -POINTS, POINTS) for p, v in points.items()}
+    dd = {p: _int(v, "deduction of %s" % p, 0, 100000) for p, v in ded.items()}
+    if sum(pts.values()) != 0:
+        raise Invalid("the points must sum to 0 (they sum to %d): payments go from one player to another; "
+                      "a penalty paid to nobody is a deduction" % sum(pts.values()))
+    if not reason.strip():
+        raise Invalid("give a reason")
+    deltas = [0 if p is None else pts[p] - dd.get(p, 0) for p in h.seats]
+    with transaction.atomic():
+        before = h.deltas
+        prev = Correction.objects.filter(hand=h).order_by("-id").first()
+        if prev is not None:
+            before = prev.deltas
+        c = Correction.objects.create(hand=h, tournament=tid, source=Correction.REFEREE, deltas=deltas, reason=reason, referee=actor)
+        bump(tid)
+        audit.log(actor, "correction.add", tid, "session %d table %d hand %d" % (session, table, number),
+                  {"deltas": before, "seats": h.seats}, {"deltas": deltas, "points": pts, "deductions": dd, "reason": reason})
+    return c
+
+
+_FANS = re.compile(r"win (\d{1,6}) fans")
+
+
+def enter_hand(actor: str, tid: str, session: int, table: int, number: int, seats: list, dealer: int, prevalent_wind: str,
+               events: list, reason: str, options: Optional[dict] = None) -> Hand:
+    """A whole hand keyed by a referee (the box failed): the players by seat, the dealer, and
+    the table's events in the settle protocol's form (win: notation and flags; kongs;
+    penalties); rules_min settles it with the tournament's rule set."""
+    from rules_min.settle_request import settle
+
+    t = get(tid)
+    rules = formats.RULES[t.format]
+    if not 1 <= session <= formats.MAX_SESSION or not 1 <= table <= formats.MAX_TABLE or not 1 <= number <= 10000:
+        raise Invalid("session and table must be 1..10000, the hand 1..10000")
+    if not isinstance(seats, list) or len(seats) != 4:
+        raise Invalid("seats are the 4 players by seat (null for the empty seat of a 3-player table)")
+    named = [p for p in seats if p is not None]
+    known = set(Player.objects.filter(tournament=t, pid__in=named).values_list("pid", flat=True))
+    if len(named) < 3 or len(set(named)) != len(named) or set(named) - known:
+        raise Invalid("seats must name 3 or 4 different registered players (unknown: %s)" % ", ".join(sorted(set(named) - known)))
+    try:
+        h = settle({"dealer": dealer, "prevalent_wind": prevalent_wind, "events": events, "options": options or {}}, rules)
+    except ValueError as e:
+        args = e.args
+        raise Invalid("the hand does not settle: %s" % (args[1] if len(args) > 1 else e)) from None
+    deltas = h.deltas()
+    for i, p in enumerate(seats):
+        if p is None and deltas[i]:
+            raise Invalid("the empty seat cannot score")
+    ded = [0, 0, 0, 0]
+    fans = 0
+    for a, b, pts, why in h.settled():
+        if b is None and a is not None:
+            ded[a] += pts
+        m = _FANS.search(why)
+        if m:
+            fans = max(fans, int(m.group(1)))
+    winners = "".join(str(w) for w in h.winners)
+    discarder = None
+    for ev in events:
+        if isinstance(ev, dict) and "win" in ev and ev.get("from") is not None:
+            discarder = ev["from"]
+            break
+    with transaction.atomic():
+        row = Hand.objects.create(
+            tournament=tid, session=session, table=table, number=number, rules=rules, record=None,
+            p0=seats[0], p1=seats[1], p2=seats[2], p3=seats[3], d0=deltas[0], d1=deltas[1], d2=deltas[2], d3=deltas[3],
+            dealer=dealer, winners=winners, discarder=discarder, fans=fans, time=int(timezone.now().timestamp()),
+            deductions="" if not any(ded) else ",".join(map(str, ded)), entered_by=actor,
+            entry={"events": events, "prevalent_wind": prevalent_wind, "reason": reason, "flags": h.flags}, entered_at=timezone.now())
+        bump(tid)
+        audit.log(actor, "hand.enter", tid, "session %d table %d hand %d" % (session, table, number), None,
+                  {"seats": seats, "deltas": deltas, "events": events, "reason": reason})
+    return row
+
+
+def rule(actor: str, tid: str, record_id: int, decision: str, reason: str = "") -> Ruling:
+    if decision not in (Ruling.ACCEPT, Ruling.REJECT):
+        raise Invalid("decision must be accept or reject")
+    res = cache.result(tid)
+    q = next((x for x in res.quarantine if x["record"] == record_id), None)
+    if q is None:
+        raise NotFound("record %d is not in quarantine in %s" % (record_id, tid))
+    if decision == Ruling.ACCEPT and not integrity.acceptable(q["problems"]):
+        raise Conflict("this record cannot be accepted: %s" % "; ".join(q["problems"]))
+    with transaction.atomic():
+        r = Ruling.objects.create(record=Record.objects.get(id=record_id), tournament=tid, decision=decision, reason=reason, referee=actor)
+        bump(tid)
+        audit.log(actor, "record." + decision, tid, "record %s/%s" % (q["device"], q["seq"]), {"problems": q["problems"]}, {"decision": decision, "reason": reason})
+    return r
+
+
+def unresolved_corrections() -> list[dict]:
+    return list(Correction.objects.filter(hand__isnull=True).values("id", "target_device", "target_seq", "deltas", "reason", "referee", "record__device_id"))
+
+
+def hand_deltas_by_name(h: Hand) -> dict:
+    return {p: d for p, d in zip(h.seats, h.deltas) if p is not None}
+
+

@@ -1,0 +1,194 @@
+"""The device contract, in one place: the upload envelope, the record signature and the payload.
+The record schema and its one validator are ``protocol/record.py`` (what the box writes), the
+signature is ``protocol/sign.py``; this module is the server's adapter over them, and the only
+module of the server that touches either. Validation only, no storage.
+
+Envelope (POST /api/records): {"device": id, "seq": n, "payload": base64, "sig": hex}, its shape
+checked by the API's ``Envelope`` schema (the one /openapi.json publishes). Signature: hex
+HMAC-SHA256(device key, device id + NUL + seq (4 bytes big-endian) + payload). Payload: the
+journal payload, ``protocol.record.PAYLOAD`` then compact JSON of a session, hand, correction or
+session_end record (protocol/record.py lists the fields).
+
+Every refusal is a ``BadRecord`` (HTTP 400) with a message naming the field. Order: envelope
+(400) -> device known and signature right (403, ``signature_ok``) -> payload (400): so a sender
+without the key learns nothing about the payload rules.
+
+Beyond ``protocol.record.validate``, the server refuses what it cannot store or would misread:
+JSON with duplicate keys or NaN/Infinity, invalid UTF-8, and any string anywhere (events
+included) holding a lone surrogate or NUL (PostgreSQL refuses both as text).
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from protocol import record as precord
+from protocol import sign as psign
+
+VERSION = precord.VERSION  # version 1 is still read (contract_v1) while boxes write it
+KINDS = precord.KINDS
+MAX_PAYLOAD = 64 * 1024
+POINTS = precord.POINTS_MAX
+
+
+class BadRecord(ValueError):
+    """A malformed envelope or payload: HTTP 400 with this message."""
+
+
+@dataclass(frozen=True)
+class Envelope:
+    device: str
+    seq: int
+    payload: bytes
+    sig: str
+
+
+@dataclass(frozen=True)
+class Record:
+    device: str
+    seq: int
+    payload: bytes
+    sig: str
+    body: dict = field(compare=False)
+
+    @property
+    def kind(self) -> str:
+        return self.body["kind"]
+
+    @property
+    def tournament(self) -> Optional[str]:
+        return self.body.get("tournament")
+
+    @property
+    def corrects(self) -> Optional[tuple[str, int]]:
+        c = self.body.get("corrects")
+        return (c["device"], c["seq"]) if c else None
+
+
+# --------------------------------------------------------------------------- signing
+
+def sign(key: bytes, device: str, seq: int, payload: bytes) -> str:
+    """What the box computes (protocol/sign.py): the upload's "sig"."""
+    return psign.record_sig_hex(key, device, seq, payload)
+
+
+def signature_ok(key: bytes, env: Envelope) -> bool:
+    return psign.record_sig_ok(key, env.device, env.seq, env.payload, env.sig)
+
+
+def encode_payload(body: dict) -> bytes:
+    """A payload as the box writes it (protocol/record.py)."""
+    return precord.encode(body)
+
+
+def make_envelope(key: bytes, device: str, seq: int, body: dict) -> dict:
+    """A signed upload body (for tests and the benchmark)."""
+    payload = encode_payload(body)
+    return {"device": device, "seq": seq, "payload": base64.b64encode(payload).decode(), "sig": sign(key, device, seq, payload)}
+
+
+# --------------------------------------------------------------------------- payload text
+
+def _storable(v: Any, depth: int = 0) -> None:
+    """Every string in a decoded payload must be storable text: no lone surrogate, no NUL."""
+    if depth > 20:
+        raise BadRecord("payload is nested too deeply")
+    if isinstance(v, str):
+        if "\x00" in v or any(0xD800 <= ord(c) <= 0xDFFF for c in v):
+            raise BadRecord("payload holds a NUL or a lone surrogate")
+    elif isinstance(v, dict):
+        for k, x in v.items():
+            _storable(k, depth + 1)
+            _storable(x, depth + 1)
+    elif isinstance(v, list):
+        for x in v:
+            _storable(x, depth + 1)
+
+
+def _no_dupes(pairs):
+    d = {}
+    for k, v in pairs:
+        if k in d:
+            raise BadRecord("duplicate key %r in payload" % k)
+        d[k] = v
+    return d
+
+
+def _no_constants(name):
+    raise BadRecord("payload holds %s, which is not JSON" % name)
+
+
+def parse_json(data: bytes) -> Any:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadRecord("payload is not UTF-8") from None
+    try:
+        return json.loads(text, object_pairs_hook=_no_dupes, parse_constant=_no_constants)
+    except BadRecord:
+        raise
+    except (ValueError, RecursionError):
+        raise BadRecord("payload is not valid JSON") from None
+
+
+def parse_payload(payload: bytes) -> dict:
+    """The journal payload -> the checked record (dict). Raises BadRecord."""
+    if not payload:
+        raise BadRecord("payload is empty")
+    if payload[0] != precord.PAYLOAD:
+        raise BadRecord("unknown payload format %d" % payload[0])
+    body = parse_json(payload[1:])
+    if not isinstance(body, dict):
+        raise BadRecord("payload must be a JSON object")
+    _storable(body)
+    if body.get("v") == 1 and not isinstance(body.get("v"), bool):
+        from host_tools.server import contract_v1  # boxes that do not write version 2 yet
+
+        contract_v1.check(body)
+        return body
+    err = precord.validate(body)
+    if err:
+        raise BadRecord(err)
+    return body
+
+
+def parse_envelope(obj: Any) -> Envelope:
+    """The upload body's shape (no key needed), validated by the API's ``Envelope`` schema (the
+    one that /openapi.json publishes), then the base64 decoded. Raises BadRecord."""
+    from pydantic import ValidationError
+
+    from host_tools.server.api.schemas import Envelope as EnvelopeSchema
+
+    if not isinstance(obj, dict):
+        raise BadRecord("a record upload is a JSON object {device, seq, payload, sig}")
+    try:
+        e = EnvelopeSchema.model_validate(obj)
+    except ValidationError as ex:
+        raise BadRecord(describe(ex)) from None
+    return decode_envelope(e.device, e.seq, e.payload, e.sig)
+
+
+def describe(ex) -> str:
+    """A pydantic ValidationError as one line naming the fields."""
+    parts = []
+    for err in ex.errors()[:5]:
+        loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body") or "body"
+        parts.append("%s: %s" % (loc, err.get("msg", "invalid")))
+    return "; ".join(parts)
+
+
+def decode_envelope(device: str, seq: int, payload_b64: str, sig: str) -> Envelope:
+    if len(payload_b64) > MAX_PAYLOAD * 4 // 3 + 4:
+        raise BadRecord("payload must be a base64 string of at most %d bytes" % MAX_PAYLOAD)
+    try:
+        payload = base64.b64decode(payload_b64.encode("ascii"), validate=True)
+    except (binascii.Error, ValueError, UnicodeEncodeError):
+        raise BadRecord("payload is not valid base64") from None
+    return Envelope(device, seq, payload, sig.lower())
+
+
+def to_record(env: Envelope) -> Record:
+    return Record(env.device, env.seq, env.payload, env.sig, parse_payload(env.payload))

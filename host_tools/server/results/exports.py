@@ -1,0 +1,116 @@
+"""CSV exports built from a ``Result``: standings, hands, and the EMA results sheet.
+
+Every cell a person typed (names, ids) that a spreadsheet would run as a formula (starting with
+= + - @, or a tab / carriage return) gets a leading apostrophe; numbers are left alone. Whether a
+cell is a number is decided by a pattern (``numeric.is_number``), never by parsing it.
+
+EMA results sheet (MCR only). The EMA (mahjong-europe.org) takes a tournament's results as a
+workbook filled in by the organizer and sent by the national board member; we follow its
+layout as the EMA's own importer reads it: ``Jesterboxboy/ema_scraper``,
+``calculators/get_results.py`` (``results_to_db``) reads one row per player with, by column,
+2 place, 3 first name, 4 last name, 5 EMA number, 6 table points, 7 score (mahjong points,
+whole), 8 EMA member flag, 9 country (three-letter code), and on the first data row the
+tournament's title (0), number of players (1), country (11), city (12), MERS weight (13),
+rules (15, "MCR"), dates (16) and days (17); the EMA's published results page
+(``3-tournament-results.csv`` in the same repository) shows Place, Name, Country, Table points,
+Score. Cells we cannot know (city, MERS weight, dates, days) are left empty for the organizer.
+DECISIONS: table points are the total standard scores (4/2/1/0; shared ties as decimals);
+score is the total match score, for seed 001 without the 500 base of each session played;
+the EMA member flag is 1 when the player has an EMA number; disqualified players are left out.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import replace
+from typing import Any
+
+from host_tools.server import numeric
+from host_tools.tournament import exports as texports
+from host_tools.tournament.awards import HandRecord
+from host_tools.tournament.exports import format_score
+from host_tools.tournament.model import TournamentError
+
+EMA_HEADER = ("Tournament", "Players", "Place", "First name", "Last name", "EMA number", "Table points", "Score",
+              "EMA member", "Country", "", "Tournament country", "City", "MERS", "", "Rules", "Dates", "Days")
+
+
+def cell(v: Any) -> Any:
+    if isinstance(v, str) and v[:1] in ("=", "+", "@", "-", "\t", "\r") and not numeric.is_number(v):
+        return "'" + v
+    return "" if v is None else v
+
+
+def _csv(header, rows) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(header)
+    for r in rows:
+        w.writerow(r)
+    return buf.getvalue()
+
+
+def standings_csv(res) -> str:
+    fmt = res.tournament["format"]
+    if fmt in ("sichuan_003", "mcr_survival"):
+        cols = [c for c in (res.rows[0].keys() if res.rows else ("rank", "player", "name")) if c != "sessions"]
+        return _csv(cols, [[cell(r.get(c)) for c in cols] for r in res.rows])
+    names = {cell(p): cell(n) for p, n in res.names().items()}
+    st = [replace(s, player=cell(s.player)) for s in res.standings]
+    return texports.standings_csv(st, names)
+
+
+def hand_records(res) -> list:
+    """HandRecords of the counted hands: ``at`` is minutes since the table's session record
+    (else its first hand)."""
+    from fractions import Fraction
+
+    out = []
+    for (s, t), tb in sorted(res.tables.items()):
+        if not tb.hands:
+            continue
+        t0 = tb.start.time if tb.start else tb.hands[0].time
+        for h in tb.hands:
+            w = h.seats[h.winners[0]] if h.winners and h.winners[0] < 4 else None
+            d = h.seats[h.discarder] if h.discarder is not None and w and 0 <= h.discarder < 4 else None
+            out.append(HandRecord(s, t, h.number, w, d, h.fans, Fraction(h.time - t0, 60), h.player_deltas()))
+    return out
+
+
+def hands_csv(res) -> str:
+    hs = [replace(h, winner=cell(h.winner) if h.winner else None, discarder=cell(h.discarder) if h.discarder else None,
+                  scores={cell(p): v for p, v in h.scores.items()}) for h in hand_records(res)]
+    return texports.hands_csv(hs)
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """(first, last). DECISION: "Last, First" when there is a comma, else the last word is the
+    last name ("Anna Martin" -> Anna, Martin); one word is the last name."""
+    if "," in name:
+        last, first = name.split(",", 1)
+        return first.strip(), last.strip()
+    parts = name.split()
+    if len(parts) <= 1:
+        return "", name.strip()
+    return " ".join(parts[:-1]), parts[-1]
+
+
+def ema_csv(res) -> str:
+    fmt = res.tournament["format"]
+    if fmt not in ("mcr_000", "mcr_swiss_001"):
+        raise TournamentError("the EMA results sheet is for Chinese Official (MCR) tournaments")
+    info = {p["id"]: p for p in res.snapshot.players}
+    st = [s for s in res.standings if s.player not in res.disqualified]
+    base = res.tournament["settings"].get("base", 0) if fmt == "mcr_swiss_001" else 0
+    rows = []
+    for i, s in enumerate(st):
+        p = info.get(s.player, {"name": s.player, "ema_id": "", "country": ""})
+        first, last = split_name(p["name"])
+        played = sum(1 for x in s.sessions if x is not None and x.played)
+        score = s.match - base * played
+        row = [cell(res.tournament["name"]) if i == 0 else "", len(st) if i == 0 else "", s.rank, cell(first), cell(last),
+               cell(p["ema_id"]), format_score(s.standard), format_score(score), 1 if p["ema_id"] else 0, cell(p["country"])]
+        if i == 0:
+            row += ["", "", "", "", "", "MCR", "", ""]
+        rows.append(row)
+    return _csv(EMA_HEADER, rows)

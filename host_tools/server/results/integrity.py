@@ -1,0 +1,208 @@
+"""Which stored records count: every record is checked against the registration, the published
+seating and the box's binding, every time results are computed (so registering a player or
+publishing a seating later clears a record by itself).
+
+A record with a problem is quarantined: it stays stored, is listed for the referee with its
+problems, is flagged on the standings page, and counts only after a referee accepts it (a
+``Ruling``). A rejected record never counts. Problems found (one list per record):
+
+* session or table outside 1..10000 (these cannot be accepted: nothing sane seats them);
+* a player who is not registered in the tournament;
+* a player seated at another table of the published seating of that session, or a session
+  with no published seating (not checked for the survival event, whose tables form live);
+* a box bound to another tournament or table (checked for the latest published session only:
+  boxes move between tables from one session to the next);
+* a table naming more than four players, or a player at two tables of one session (checked
+  without a seating too, so they are caught in the survival event as well);
+* a hand number stored twice for one table (the first one counts);
+* a session left unfinished: no session_end at that table while the same box has begun a later
+  session;
+* a device correction of another box's record (a box corrects only its own).
+
+DECISION: problems of a table (five players, a player at two tables) quarantine the records
+that name the offending players; the others at that table still count.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from host_tools.server.tournaments.formats import MAX_SESSION, MAX_TABLE
+
+from .snapshot import Snapshot
+
+UNACCEPTABLE = "out of range"
+
+
+@dataclass
+class Verdict:
+    problems: dict = field(default_factory=dict)  # record id -> [problem, ...]
+    excluded: set = field(default_factory=set)  # record ids that do not count
+    accepted: set = field(default_factory=set)  # quarantined but accepted by a referee
+    rejected: set = field(default_factory=set)
+
+    def add(self, rid, text: str) -> None:
+        if rid is None:
+            return
+        lst = self.problems.setdefault(rid, [])
+        if text not in lst:
+            lst.append(text)
+
+    def counts(self, rid) -> bool:
+        return rid is None or rid not in self.excluded
+
+
+def _range_problem(session: int, table: int):
+    if not 1 <= session <= MAX_SESSION:
+        return "session %d %s 1..%d" % (session, UNACCEPTABLE, MAX_SESSION)
+    if not 1 <= table <= MAX_TABLE:
+        return "table %d %s 1..%d" % (table, UNACCEPTABLE, MAX_TABLE)
+    return None
+
+
+def check(snap: Snapshot) -> Verdict:
+    """One pass over the records, grouped by what the checks look at: (box, session, table,
+    seats). The hands of a table share a few such groups, so the checks run per group, and
+    problems are spread over a group's records only when there are any."""
+    v = Verdict()
+    tid = snap.tournament["id"]
+    registered = {p["id"] for p in snap.players}
+    check_seating = snap.tournament["format"] != "mcr_survival"
+    latest = max(snap.seatings, default=None)
+    seat_of: dict = {}  # (session, player) -> table, published seatings
+    for s, tables in snap.seatings.items():
+        for t, ps in tables.items():
+            for p in ps:
+                seat_of[(s, p)] = t
+    # (device, session, table, players) -> [record ids]; the hands' groups come with the snapshot
+    groups: dict = {k: _Rids(hs) for k, hs in snap.groups.items()}
+    for r in snap.starts:
+        groups.setdefault((r.device, r.session, r.table, r.seats), []).append(r.record_id)
+    for r in snap.ends:
+        groups.setdefault((r.device, r.session, r.table, tuple(r.match_scores)), []).append(r.record_id)
+
+    def add_all(rids, text):
+        for rid in rids:
+            v.add(rid, text)
+
+    at_table: dict = {}  # (session, table) -> {player: [group keys]}
+    tables_of: dict = {}  # (session, player) -> set of tables
+    for key, rids in groups.items():
+        dev, s, t, seats = key
+        rp = _range_problem(s, t)
+        if rp:
+            add_all(rids, rp)
+            continue
+        ps = [p for p in seats if p is not None]
+        b = snap.bindings.get(dev) if s == latest else None
+        if b is not None:
+            if b[0] != tid:
+                add_all(rids, "box %s is bound to tournament %s" % (dev, b[0]))
+            elif b[1] is not None and b[1] != t:
+                add_all(rids, "box %s is bound to table %d, the record says table %d" % (dev, b[1], t))
+        if check_seating and s not in snap.seatings:
+            add_all(rids, "session %d has no published seating" % s)
+        here = at_table.setdefault((s, t), {})
+        for p in ps:
+            if p not in registered:
+                add_all(rids, "player %s is not registered" % p)
+            elif check_seating and s in snap.seatings:
+                st = seat_of.get((s, p))
+                if st is None:
+                    add_all(rids, "player %s is not seated in session %d" % (p, s))
+                elif st != t:
+                    add_all(rids, "player %s is seated at table %d in session %d" % (p, st, s))
+            here.setdefault(p, []).append(key)
+            tables_of.setdefault((s, p), set()).add(t)
+    for (s, t), ps in at_table.items():
+        if len(ps) > 4:
+            seated = [p for p in ps if seat_of.get((s, p)) == t]
+            # the extra players are those not seated here; without a seating, all are suspect
+            extra = [p for p in ps if p not in seated] if len(seated) <= 4 and seated else list(ps)
+            for p in extra:
+                for key in ps[p]:
+                    add_all(groups[key], "table %d of session %d names %d players" % (t, s, len(ps)))
+    for (s, p), tabs in tables_of.items():
+        if len(tabs) > 1:
+            for t in tabs:
+                if seat_of.get((s, p)) == t:
+                    continue  # the table the seating gave them is right
+                for key in at_table[(s, t)][p]:
+                    add_all(groups[key], "player %s plays at tables %s of session %d" % (p, ", ".join(map(str, sorted(tabs))), s))
+    # one hand number twice at a table: the first stored counts (the snapshot found the repeats)
+    if snap.repeated:
+        first: dict = {}
+        for h in snap.hands:
+            k = (h.session, h.table, h.number)
+            if k not in snap.repeated:
+                continue
+            other = first.get(k)
+            if other is None:
+                first[k] = h
+            elif h.manual:
+                v.add(other.record_id, "hand %d of session %d table %d was entered again by a referee" % (h.number, h.session, h.table))
+            else:
+                v.add(h.record_id, "hand %d of session %d table %d is stored twice (the first counts; key a correction instead)" % (h.number, h.session, h.table))
+    # unfinished sessions: a box that began a later session without closing this one
+    ended = {(e.session, e.table) for e in snap.ends}
+    latest_of: dict = {}
+    for dev, s, _t, _seats in groups:
+        if latest_of.get(dev, 0) < s:
+            latest_of[dev] = s
+    unfinished = [key for key in groups if (key[1], key[2]) not in ended and latest_of.get(key[0], 0) > key[1]]
+    if unfinished:
+        hand_rids = {h.record_id for h in snap.hands if not h.manual}
+        for key in unfinished:
+            dev, s, t, _seats = key
+            add_all([rid for rid in groups[key] if rid in hand_rids],
+                    "session %d table %d was left unfinished (no session_end) before box %s began session %d" % (s, t, dev, latest_of[dev]))
+    # device corrections: only of the box's own records
+    own = None
+    for c in snap.corrections:
+        if c.source == "device" and c.hand_id is not None:
+            if own is None:
+                own = {h.id: h.device for h in snap.hands}
+            if own.get(c.hand_id) != c.record_device:
+                v.add(c.record_id, "box %s cannot correct box %s's record" % (c.record_device, own.get(c.hand_id)))
+    for rid, problems in v.problems.items():
+        ruling = snap.rulings.get(rid)
+        if ruling == "accept" and not any(UNACCEPTABLE in p for p in problems):
+            v.accepted.add(rid)
+        else:
+            v.excluded.add(rid)
+            if ruling == "reject":
+                v.rejected.add(rid)
+    for rid, ruling in snap.rulings.items():
+        if ruling == "reject":
+            v.excluded.add(rid)
+            v.rejected.add(rid)
+    return v
+
+
+class _Rids(list):
+    """The record ids of a group of hands, read only when a problem needs them."""
+
+    def __init__(self, hands):
+        super().__init__()
+        self._hands = hands
+        self._done = False
+
+    def _fill(self):
+        if not self._done:
+            self._done = True
+            super().extend(h.record_id for h in self._hands)
+
+    def __iter__(self):
+        self._fill()
+        return super().__iter__()
+
+    def __len__(self):
+        self._fill()
+        return super().__len__()
+
+    def append(self, x):
+        self._fill()
+        super().append(x)
+
+
+def acceptable(problems: list) -> bool:
+    return not any(UNACCEPTABLE in p for p in problems)

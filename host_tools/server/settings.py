@@ -1,0 +1,146 @@
+"""Django settings of the tournament server, read from the environment that ``python -m
+host_tools serve`` sets up (gunicorn's workers inherit it):
+
+* ``MT_DB``: database URL (``dburl``), default ``sqlite:///tournament.db``.
+* ``MT_SECRET_KEY_FILE``: where the session-signing key lives (created 0600 on first start, next
+  to a SQLite database or in the working directory); ``MT_SECRET_KEY`` overrides it.
+* ``MT_TLS=1``: the server sits behind a TLS reverse proxy (docs/deploy.md): cookies are Secure,
+  ``X-Forwarded-Proto: https`` from the proxy is trusted, HSTS is sent.
+* ``MT_ALLOWED_HOSTS``: comma-separated host names (default: any, for a LAN laptop by IP).
+* ``MT_DEBUG=1``: Django's debug pages (never on a served event).
+"""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from host_tools.server import dburl
+
+PACKAGE = Path(__file__).resolve().parent
+
+DB_URL = os.environ.get("MT_DB", "sqlite:///tournament.db")
+DATABASES = {"default": dburl.parse(DB_URL)}
+
+
+def _secret_key() -> str:
+    if os.environ.get("MT_SECRET_KEY"):
+        return os.environ["MT_SECRET_KEY"]
+    path = os.environ.get("MT_SECRET_KEY_FILE")
+    if not path:
+        name = DATABASES["default"]["NAME"] if DATABASES["default"]["ENGINE"].endswith("sqlite_backend") else "tournament"
+        path = str(name) + ".secret"
+    p = Path(path)
+    if not p.exists():
+        fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_urlsafe(50))
+    os.chmod(p, 0o600)
+    return p.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+DEBUG = os.environ.get("MT_DEBUG") == "1"
+ALLOWED_HOSTS = [h.strip() for h in os.environ.get("MT_ALLOWED_HOSTS", "*").split(",") if h.strip()]
+TLS = os.environ.get("MT_TLS") == "1"
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "axes",
+    "host_tools.server.tournaments",
+    "host_tools.server.boxes",
+    "host_tools.server.web",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "host_tools.server.web.middleware.BadRequestMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+
+ROOT_URLCONF = "host_tools.server.urls"
+WSGI_APPLICATION = "host_tools.server.wsgi.application"
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+TEMPLATES = [{
+    "BACKEND": "django.template.backends.django.DjangoTemplates",
+    "DIRS": [],
+    "APP_DIRS": True,
+    "OPTIONS": {"context_processors": [
+        "django.template.context_processors.request",
+        "django.template.context_processors.i18n",
+        "django.contrib.auth.context_processors.auth",
+        "django.contrib.messages.context_processors.messages",
+    ]},
+}]
+
+# i18n: English and Simplified Chinese; the language comes from the session / cookie (the
+# switch in the page header) or the browser's Accept-Language.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [PACKAGE / "locale"]
+USE_I18N = True
+USE_TZ = True
+TIME_ZONE = os.environ.get("MT_TIME_ZONE", "UTC")
+
+STATIC_URL = "/static/"
+
+LOGIN_URL = "/login/"
+LOGIN_REDIRECT_URL = "/"
+
+# Sessions and CSRF: HttpOnly, SameSite=Lax session cookie; Secure behind TLS.
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_AGE = 12 * 3600
+CSRF_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_SECURE = TLS
+CSRF_COOKIE_SECURE = TLS
+LANGUAGE_COOKIE_SECURE = TLS
+if TLS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = 31536000
+    SECURE_SSL_REDIRECT = True
+    CSRF_TRUSTED_ORIGINS = ["https://" + h for h in ALLOWED_HOSTS if h != "*"]
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Request bodies: a batch of 200 records is ~200 KB; the CSV import of 10,000 players ~1 MB.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 4 * 1024 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
+
+# Login throttling (django-axes): 10 failures lock the account name, and separately the address,
+# for 15 minutes. The check runs before the password hash, so a flood costs no hashing.
+AXES_FAILURE_LIMIT = int(os.environ.get("MT_LOGIN_FAILURES", "10"))
+AXES_COOLOFF_TIME = 0.25  # hours
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_IPWARE_PROXY_COUNT = 1 if TLS else 0
+AXES_LOCKOUT_CALLABLE = "host_tools.server.web.views.auth.locked_out"
+AXES_VERBOSE = False
+
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"stderr": {"class": "logging.StreamHandler"}},
+    "loggers": {
+        "django": {"handlers": ["stderr"], "level": "WARNING"},
+        "axes": {"handlers": ["stderr"], "level": "ERROR"},
+        "host_tools.server": {"handlers": ["stderr"], "level": "INFO"},
+    },
+}

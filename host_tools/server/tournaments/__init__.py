@@ -1,0 +1,1 @@
+"""Tournaments, players, attendance, per-tournament roles, seatings, penalties, play-offs, audit log."""

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class WebConfig(AppConfig):
+    name = "host_tools.server.web"
+    label = "web"
+    verbose_name = "Pages"

@@ -1,0 +1,236 @@
+"""The organizer's and referees' forms. Field checks live here; the rules (draw numbers taken,
+sums, registered players...) live in the actions the views call, so the API and the pages
+refuse the same things."""
+from __future__ import annotations
+
+from host_tools.server import numeric
+
+from django import forms
+from django.core.validators import RegexValidator
+from django.utils.translation import gettext_lazy as _
+
+from host_tools.server.tournaments.formats import FORMATS, MAX_SESSION, MAX_TABLE, TITLES
+
+ident = RegexValidator(r"^[^\x00-\x20\x7f]{1,64}$", _("1-64 characters, no spaces or control characters"))
+player_id = RegexValidator(r"^[^\x00-\x20\x7f/]{1,16}$", _("1-16 characters, no spaces, / or control characters"))
+slug = RegexValidator(r"^[A-Za-z0-9_.-]{1,64}$", _("letters, digits, . _ - only"))
+
+
+class TournamentForm(forms.Form):
+    id = forms.CharField(label=_("Id (in URLs and on the boxes)"), max_length=64, validators=[slug])
+    name = forms.CharField(label=_("Name"), max_length=200)
+    format = forms.ChoiceField(label=_("Format"), choices=[(k, TITLES[k]) for k in FORMATS])
+
+
+class SettingsForm(forms.Form):
+    """One field per setting of the tournament's format."""
+
+    LABELS = {"prelim_sessions": _("Preliminary sessions"), "finalists": _("Finalists"), "base": _("Starting score (base)"),
+              "stage2_quota": _("Stage 2: players who advance"), "carry_ratio": _("Final: carry ratio (e.g. 1/2 or 0.3)"),
+              "start_time": _("Event start (Unix time)")}
+
+    def __init__(self, fmt: str, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"] = forms.CharField(label=_("Name"), max_length=200)
+        for k, default in FORMATS[fmt].items():
+            if k == "carry_ratio":
+                self.fields[k] = forms.CharField(label=self.LABELS[k], required=False, max_length=30)
+            else:
+                self.fields[k] = forms.IntegerField(label=self.LABELS[k], required=default is None, min_value=0, max_value=2**40)
+
+    def settings(self) -> dict:
+        return {k: (v if v != "" else None) for k, v in self.cleaned_data.items() if k != "name"}
+
+
+class PlayerForm(forms.Form):
+    id = forms.CharField(label=_("Player id"), max_length=16, validators=[player_id])
+    name = forms.CharField(label=_("Name"), max_length=200)
+    draw = forms.IntegerField(label=_("Draw number"), required=False, min_value=1, max_value=10**6)
+    ema_id = forms.CharField(label=_("EMA number"), required=False, max_length=20)
+    country = forms.CharField(label=_("Country"), required=False, max_length=60)
+    substitute = forms.BooleanField(label=_("Substitute"), required=False)
+
+
+class PlayerEditForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=200)
+    draw = forms.IntegerField(label=_("Draw number"), required=False, min_value=1, max_value=10**6)
+    ema_id = forms.CharField(label=_("EMA number"), required=False, max_length=20)
+    country = forms.CharField(label=_("Country"), required=False, max_length=60)
+    substitute = forms.BooleanField(label=_("Substitute"), required=False)
+    checked_in = forms.BooleanField(label=_("Checked in"), required=False)
+    withdrawn_from = forms.IntegerField(label=_("Withdrawn from session"), required=False, min_value=1, max_value=MAX_SESSION)
+
+
+class CsvImportForm(forms.Form):
+    file = forms.FileField(label=_("CSV file (columns: id,name,draw,ema_id,country,substitute)"))
+
+
+class AbsenceForm(forms.Form):
+    session = forms.IntegerField(label=_("Session"), min_value=1, max_value=MAX_SESSION)
+    player = forms.ChoiceField(label=_("Player"))
+    absent = forms.BooleanField(label=_("Absent"), required=False, initial=True)
+    reason = forms.CharField(label=_("Reason"), required=False, max_length=200)
+
+    def __init__(self, players, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = players
+
+
+class AccountForm(forms.Form):
+    username = forms.CharField(label=_("Account name"), max_length=150, validators=[RegexValidator(r"^[\w.@+-]+$")])
+    password = forms.CharField(label=_("Password"), widget=forms.PasswordInput, min_length=8, max_length=1000)
+    role = forms.ChoiceField(label=_("Role in this tournament"), choices=[("referee", _("referee")), ("organizer", _("organizer"))])
+
+
+class RoleForm(forms.Form):
+    username = forms.CharField(label=_("Existing account"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=[("referee", _("referee")), ("organizer", _("organizer")), ("", _("none"))], required=False)
+
+
+class DeviceForm(forms.Form):
+    id = forms.CharField(label=_("Box id"), max_length=64, validators=[ident])
+    key = forms.CharField(label=_("Key (64 hex digits, from the sync tool's --provision)"), max_length=64,
+                          validators=[RegexValidator(r"^[0-9a-fA-F]{64}$", _("64 hex digits"))])
+    label = forms.CharField(label=_("Label"), required=False, max_length=200)
+    table = forms.IntegerField(label=_("Table"), required=False, min_value=1, max_value=MAX_TABLE)
+
+
+class BindForm(forms.Form):
+    device = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    table = forms.IntegerField(label=_("Table"), required=False, min_value=1, max_value=MAX_TABLE)
+
+
+class SeatingForm(forms.Form):
+    session = forms.IntegerField(label=_("Session"), min_value=1, max_value=MAX_SESSION)
+    method = forms.ChoiceField(label=_("Method"), choices=[("draw", _("by draw number")), ("rank", _("by rank (高碰高)")), ("swiss", _("Swiss (no repeats)")),
+                                                        ("preset", _("pre-set schedule (sessions 1-3)")), ("snake", _("snake"))])
+
+
+class SwapForm(forms.Form):
+    a = forms.ChoiceField(label=_("Player"))
+    b = forms.ChoiceField(label=_("swaps chairs with"))
+
+    def __init__(self, players, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["a"].choices = players
+        self.fields["b"].choices = players
+
+
+class PenaltyForm(forms.Form):
+    session = forms.IntegerField(label=_("Session"), min_value=1, max_value=MAX_SESSION)
+    player = forms.ChoiceField(label=_("Player"))
+    kind = forms.ChoiceField(label=_("Kind"), choices=[("points", _("points")), ("late", _("late arrival")), ("disqualification", _("disqualification"))])
+    minutes = forms.RegexField(label=_("Minutes late"), regex=r"^[0-9]{1,6}(\.[0-9]{1,6})?$", required=False, max_length=14)
+    points = forms.IntegerField(label=_("Points (negative: deducted)"), required=False, min_value=-100000, max_value=100000)
+    reason = forms.CharField(label=_("Reason"), max_length=1000)
+
+    def __init__(self, players, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = players
+
+
+class PlayoffForm(forms.Form):
+    session = forms.IntegerField(label=_("Session"), min_value=1, max_value=MAX_SESSION)
+    table = forms.IntegerField(label=_("Table (empty: runners-up play-off)"), required=False, min_value=1, max_value=MAX_TABLE)
+    scores = forms.CharField(label=_("Scores: player=score, one per line"), widget=forms.Textarea(attrs={"rows": 4, "cols": 30}), max_length=4000)
+
+    def clean_scores(self):
+        out = {}
+        for line in self.cleaned_data["scores"].splitlines():
+            if not line.strip():
+                continue
+            p, sep, v = line.partition("=")
+            v = v.strip()
+            if not sep or not numeric.digits(v[1:] if v.startswith("-") else v, 10):
+                raise forms.ValidationError(_("write player=score, one per line"))
+            out[p.strip()] = int(v)
+        if not out:
+            raise forms.ValidationError(_("name at least one player"))
+        return out
+
+
+class CorrectionForm(forms.Form):
+    """Points of each player of the hand, by name, and what each paid to nobody."""
+
+    reason = forms.CharField(label=_("Reason"), max_length=1000)
+
+    def __init__(self, players, names, current, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.players = players
+        for p in players:
+            self.fields["points_" + p] = forms.IntegerField(label="%s %s" % (p, names.get(p, "")), initial=current.get(p, 0),
+                                                            min_value=-10**9, max_value=10**9)
+            self.fields["ded_" + p] = forms.IntegerField(label=_("penalty paid by %(p)s") % {"p": p}, initial=0, min_value=0, max_value=100000, required=False)
+
+    def points(self):
+        return {p: self.cleaned_data["points_" + p] for p in self.players}
+
+    def deductions(self):
+        return {p: self.cleaned_data.get("ded_" + p) or 0 for p in self.players if self.cleaned_data.get("ded_" + p)}
+
+
+class HandEntryForm(forms.Form):
+    """A whole hand keyed by a referee: who sat where, who won from whom, the hand in the
+    notation (README "Hand notation") and its flags; scored by rules_min. Kongs and in-hand
+    penalties are events of their own: the JSON API (POST .../hands) takes the full event list."""
+
+    hand = forms.IntegerField(label=_("Hand number"), min_value=1, max_value=10000)
+    seat0 = forms.ChoiceField(label=_("Seat 0"))
+    seat1 = forms.ChoiceField(label=_("Seat 1"))
+    seat2 = forms.ChoiceField(label=_("Seat 2"))
+    seat3 = forms.ChoiceField(label=_("Seat 3"), required=False)
+    dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int, choices=[(i, _("seat %d") % i) for i in range(4)])
+    prevalent_wind = forms.ChoiceField(label=_("Prevalent wind"), choices=[(w, w) for w in "ESWN"])
+    outcome = forms.ChoiceField(label=_("Outcome"), choices=[("win", _("a win")), ("wall", _("wall exhausted (no win)"))])
+    winner = forms.ChoiceField(label=_("Winner"), required=False)
+    discarder = forms.ChoiceField(label=_("Discarded by (empty: self-drawn)"), required=False)
+    notation = forms.CharField(label=_("Winning hand (notation, last tile wins)"), required=False, max_length=200)
+    flowers = forms.IntegerField(label=_("Flowers"), required=False, min_value=0, max_value=8, initial=0)
+    last_tile = forms.BooleanField(label=_("Last tile (海底)"), required=False)
+    last_of_kind = forms.BooleanField(label=_("Last of its kind (和绝张)"), required=False)
+    missing_suit = forms.ChoiceField(label=_("Missing suit (Sichuan)"), required=False, choices=[("", "-"), ("m", "m"), ("s", "s"), ("p", "p")])
+    horses = forms.CharField(label=_("Horses (Guangdong, e.g. 3m W)"), required=False, max_length=40)
+    reason = forms.CharField(label=_("Why entered by hand"), max_length=1000)
+
+    def __init__(self, players, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", "-")] + players
+        for f in ("seat0", "seat1", "seat2", "seat3", "winner", "discarder"):
+            self.fields[f].choices = choices
+
+    def clean(self):
+        c = super().clean()
+        seats = [c.get("seat%d" % i) or None for i in range(4)]
+        named = [p for p in seats if p]
+        if len(named) < 3 or len(set(named)) != len(named):
+            raise forms.ValidationError(_("seat 3 or 4 different players"))
+        c["seats"] = seats
+        events = []
+        if c.get("outcome") == "win":
+            if not c.get("winner") or c["winner"] not in named:
+                raise forms.ValidationError(_("pick the winner among the seated players"))
+            if c.get("discarder") and (c["discarder"] not in named or c["discarder"] == c["winner"]):
+                raise forms.ValidationError(_("the discarder is another seated player"))
+            if not c.get("notation"):
+                raise forms.ValidationError(_("key in the winning hand"))
+            ev = {"win": seats.index(c["winner"]), "from": seats.index(c["discarder"]) if c.get("discarder") else None, "hand": c["notation"].strip()}
+            for flag in ("last_tile", "last_of_kind"):
+                if c.get(flag):
+                    ev[flag] = True
+            if c.get("flowers"):
+                ev["flowers"] = c["flowers"]
+            if c.get("missing_suit"):
+                ev["missing_suit"] = c["missing_suit"]
+            if c.get("horses"):
+                ev["horses"] = c["horses"].split()
+            events.append(ev)
+        else:
+            events.append({"wall_end": True})
+        c["events"] = events
+        return c
+
+
+class RulingForm(forms.Form):
+    record = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    decision = forms.ChoiceField(choices=[("accept", "accept"), ("reject", "reject")], widget=forms.HiddenInput)
+    reason = forms.CharField(label=_("Reason"), required=False, max_length=1000)
