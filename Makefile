@@ -206,6 +206,15 @@ pico-build-deps:
 pico-uf2: firmware pico-build-deps
 	nice $(BIN)/python tools/pico_uf2.py $(if $(PICO_SRC),--source $(PICO_SRC))
 
+# A scenario on the emulated Pico, played by tag taps and key presses on the board's unchanged
+# main.py (pico/sim.py): screens (PNG) and the journal read back from flash in PICO_OUT, compared
+# with the desktop simulator's journal. FROZEN=1: the frozen UF2 instead of .mpy files.
+#   make pico-sim SCRIPT=simulator/scenarios/mcr_session.txt [FROZEN=1] [PICO_OUT=build/pico-sim]
+.PHONY: pico-sim
+PICO_OUT ?= build/pico-sim
+pico-sim: venv pico-deps firmware $(if $(FROZEN),pico-uf2)
+	nice $(BIN)/python -m pico.sim $(SCRIPT) --out $(PICO_OUT) $(if $(FROZEN),--frozen) --compare
+
 # The emulated-Pico suite (tests/pico), on the stock UF2 and the frozen one. Without the Pico
 # firmware files (a clone without ../shared/pico) its tests are skipped and say why.
 .PHONY: pico-test

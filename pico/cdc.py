@@ -10,15 +10,18 @@ tool, mpremote).
         br.serve(until=lambda: proc.poll() is not None)
 
 The bridge keeps the host's timing on the chip: the chip never runs ahead of the wall clock,
-and bytes the host wrote with a pause between them reach the chip with at least that pause of
-emulated time between them, however slowly the emulator runs (the host's idle fill before its
-first request relies on that pause: see firmware/link.py, keyboard interrupt).
+and bytes the host wrote with a short pause between them (up to GAP_S) reach the chip with that
+pause of emulated time between them, however slowly the emulator runs (the host's idle fill
+before its first request relies on that pause: see firmware/link.py, keyboard interrupt).
+Longer pauses are not kept: with an emulator slower than real time they would add up.
 """
 import errno
 import os
 import select
 import time
 import tty
+
+GAP_S = 0.2
 
 
 class ChipSerial:
@@ -96,7 +99,7 @@ class PtyBridge:
                 return
             at = self.p.ms
             if self.last is not None:
-                at = max(at, self.last[1] + (wall - self.last[0]) * 1000)
+                at = max(at, self.last[1] + min(wall - self.last[0], GAP_S) * 1000)
             self.last = (wall, at)
             self.pending.append((at, data))
             self.bytes_in += len(data)

@@ -20,6 +20,10 @@
 //   display  {}                                "glass": 1024 bytes MONO_VLSB (hex), "frames"
 //   cut_at   {index}                           stop at this flash erase/program (-1: never)
 //   save     {path}                            write the 2 MiB flash image
+//   settle   {max_ms}                          run until the core sleeps (the firmware is done
+//             with what it was doing), at most max_ms; replies as run, and "asleep"
+//   burst    {}                                "burst_ms": the longest the core went without
+//             sleeping since the last burst request (how long the firmware took for an input)
 //   stats    {}                                counters
 import { readFileSync, writeFileSync } from 'fs';
 import { createInterface } from 'readline';
@@ -76,7 +80,7 @@ class Box {
     const chip = this.chip;
     const end = chip.nanos + req.ms * 1e6;
     const alive = req.jump_ms ? chip.idleUntil(end, req.jump_ms * 1e6) : chip.runUntil(end);
-    const r = { out: this._takeOut() };
+    const r = { out: this._takeOut(), busy_ms: chip.busyNs / 1e6 };
     if (!alive && chip.cut) r.cut = chip.cut;
     if (!alive && chip.fault) r.fault = chip.fault;
     if (!alive && chip.reset) r.reset = chip.reset;
@@ -127,13 +131,21 @@ class Box {
       }
       case 'cut_at': this.cutAt = req.index; return {};
       case 'save': writeFileSync(req.path, chip.flashImage()); return {};
+      case 'settle': {
+        const alive = chip.runUntilAsleep(req.max_ms * 1e6);
+        const r = { out: this._takeOut(), asleep: chip.core.waiting };
+        if (!alive && chip.cut) r.cut = chip.cut;
+        if (!alive && chip.reset) r.reset = chip.reset;
+        return r;
+      }
+      case 'burst': return { burst_ms: chip.takeBurst() };
       case 'stats':
         return {
           timer: chip.mcu.peripherals[0x40054].alarms.map((a) => [a.armed, a.targetMicros]),
           alarms: (() => { const l = []; let a = chip.clock.nextAlarm; while (a) { l.push(a.nanos); a = a.next; } return l; })(),
           now: chip.clock.nanos, waiting: chip.core.waiting, primask: chip.core.PM,
           trace: chip.traceLog ? chip.traceLog.slice(-30) : null,
-          flash_ops: chip.flashOps, cycles: chip.cycles, connected: chip.connected, pc: chip.where(),
+          flash_ops: chip.flashOps, cycles: chip.cycles, busy_ms: chip.busyNs / 1e6, connected: chip.connected, pc: chip.where(),
           reader_frames: this.reader ? this.reader.frames : 0,
           reader_errors: this.reader ? this.reader.errors.slice(0, 5) : [],
         };

@@ -55,6 +55,7 @@ class Pico:
         self.proc = subprocess.Popen(["node", HARNESS], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, bufsize=1)
         self.ms = 0.0
+        self.busy_ms = 0.0  # emulated ms the core was not asleep, since this chip's power on
         self.out = bytearray()  # USB CDC output not read yet
         self.cut = None
         self.fault = None
@@ -71,6 +72,7 @@ class Pico:
             raise ChipError("the harness ended (exit %s)" % self.proc.poll())
         r = json.loads(line)
         self.ms = r.get("ms", self.ms)
+        self.busy_ms = r.get("busy_ms", self.busy_ms)
         if not r.get("ok"):
             raise ChipError(r.get("error"))
         if r.get("out"):
@@ -152,6 +154,11 @@ class Pico:
         each sleep overslept), so an idle device loop runs about one step per jump."""
         return self._stopped(self._req("idle", ms=ms, jump_ms=jump_ms))
 
+    def settle(self, max_ms=1000):
+        """Run until the core sleeps (at once if it does): the firmware has finished what it
+        was doing. False if the chip stopped."""
+        return self._stopped(self._req("settle", max_ms=max_ms))
+
     def _stopped(self, r):
         if r.get("cut"):
             self.cut = r["cut"]
@@ -207,6 +214,11 @@ class Pico:
 
     def stats(self):
         return self._req("stats")
+
+    def burst(self):
+        """The longest stretch (ms) the core went without sleeping since the last call: for
+        an input, how long the firmware took over it (the device loop sleeps between steps)."""
+        return self._req("burst")["burst_ms"]
 
 
 

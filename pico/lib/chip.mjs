@@ -95,6 +95,9 @@ export class Chip {
     this.spinReads = 0;
     this.spinning = false;
     this.cycles = 0;
+    this.busyNs = 0; // time the core was not sleeping (computing, or waiting for the flash)
+    this.burstNs = 0; // the longest stretch without a sleep since takeBurst()
+    this.awakeSince = -1;
     this.reset = null;
     this._watchTimer();
     // Core 1 never runs here and rp2040js has no inter-core FIFO: FIFO_ST and FIFO_RD read as
@@ -209,15 +212,34 @@ export class Chip {
     if (offs + count > FLASH_SIZE) throw new Error(`flash ${kind} past the end: ${offs}+${count}`);
     if (kind === 'erase') {
       flash.fill(0xff, offs, offs + count);
-      if (this.flashTiming) this.clock.tick(Math.ceil(count / 4096) * ERASE_NS_PER_SECTOR);
+      if (this.flashTiming) this._wait(Math.ceil(count / 4096) * ERASE_NS_PER_SECTOR);
     } else {
       const src = r[1];
       const mcu = this.mcu;
       for (let i = 0; i < count; i++) flash[offs + i] &= mcu.readUint8(src + i);
-      if (this.flashTiming) this.clock.tick(Math.ceil(count / 256) * PROGRAM_NS_PER_PAGE);
+      if (this.flashTiming) this._wait(Math.ceil(count / 256) * PROGRAM_NS_PER_PAGE);
     }
     core.PC = core.LR & ~1; // return to the caller
     return true;
+  }
+
+  _endBurst() {
+    const b = this.clock.nanos - this.awakeSince;
+    if (b > this.burstNs) this.burstNs = b;
+    this.awakeSince = -1;
+  }
+
+  /** The longest time the core went without sleeping since the last call (ms). */
+  takeBurst() {
+    if (this.awakeSince >= 0) this._endBurst();
+    const b = this.burstNs;
+    this.burstNs = 0;
+    return b / 1e6;
+  }
+
+  _wait(ns) {
+    this.busyNs += ns;
+    this.clock.tick(ns);
   }
 
   /**
@@ -234,6 +256,7 @@ export class Chip {
     this._feed();
     while (clock.nanos < untilNs && !this.stopped) {
       if (core.waiting) {
+        if (this.awakeSince >= 0) this._endBurst();
         this.spinReads = 0;
         this.spinning = false;
         const next = clock.nanosToNextAlarm;
@@ -241,8 +264,10 @@ export class Chip {
         clock.tick(next > 0 && next < left ? next : left);
         continue;
       }
+      if (this.awakeSince < 0) this.awakeSince = clock.nanos;
       const cycles = core.executeInstruction();
       this.cycles += cycles;
+      this.busyNs += cycles * CYCLE_NS;
       if (!scripted || this.spinning) clock.tick(cycles * CYCLE_NS);
     }
     this._feed();
@@ -262,16 +287,36 @@ export class Chip {
     this._feed();
     while (clock.nanos < untilNs && !this.stopped) {
       if (core.waiting) {
+        if (this.awakeSince >= 0) this._endBurst();
         this.spinReads = 0;
         this.spinning = false;
         clock.tick(Math.min(jumpNs, untilNs - clock.nanos));
         continue;
       }
+      if (this.awakeSince < 0) this.awakeSince = clock.nanos;
       const cycles = core.executeInstruction();
       this.cycles += cycles;
+      this.busyNs += cycles * CYCLE_NS;
       clock.tick(cycles * CYCLE_NS);
     }
     this._feed();
+    return !this.stopped;
+  }
+
+  /** Run until the core sleeps (now, if it does) or `maxNs` pass; false if it stopped. */
+  runUntilAsleep(maxNs) {
+    const core = this.core;
+    const clock = this.clock;
+    const end = clock.nanos + maxNs;
+    this.stopped = false;
+    this._feed();
+    while (!core.waiting && clock.nanos < end && !this.stopped) {
+      if (this.awakeSince < 0) this.awakeSince = clock.nanos;
+      const cycles = core.executeInstruction();
+      this.cycles += cycles;
+      this.busyNs += cycles * CYCLE_NS;
+      clock.tick(cycles * CYCLE_NS);
+    }
     return !this.stopped;
   }
 
