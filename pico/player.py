@@ -46,9 +46,10 @@ class PlayError(Exception):
 
 
 class ChipPlayer:
-    def __init__(self, pico, files, key=PLAYER_KEY, keymap=None, ncols=None, jump=True):
+    def __init__(self, pico, files=None, key=PLAYER_KEY, keymap=None, ncols=None, jump=True, flash=None):
         self.p = pico
         self.files = files
+        self.flash = flash  # or: the first boot from this whole flash image
         self.key = key
         k = pico.parts["keypad"]
         self.keymap = keymap or k["keymap"]
@@ -66,6 +67,8 @@ class ChipPlayer:
         self.host_ms = []  # (what, chip ms the request took)
         self.bursts = []  # (script ms, event, key/uid, longest time the core went without sleep)
         self.lags = []  # (script ms, event, ms it waited for the box)
+        self.lag = 0.0  # how late this slot's events are: the box was still busy at its start
+        self._last = None
         self.on_shot = None
 
     def adopt(self, key):
@@ -134,6 +137,9 @@ class ChipPlayer:
         if name == "boot":
             if self.booted:
                 p.boot(keep=True)
+            elif self.flash is not None:
+                p.boot(flash=self.flash)
+                self.booted = True
             else:
                 p.boot(files=self.files)
                 self.booted = True
@@ -193,25 +199,23 @@ class ChipPlayer:
         the tag lifted, the shot) keeps its distance from it. A box that keeps up is never
         waited for (lag 0); `lags` lists the waits."""
         self.on_shot = on_shot
-        last = None
-        lag = 0.0
         for ev in events:
             t, name = ev[0], ev[1]
             if name == "boot":
-                lag = 0.0
-            self.run_to(t + lag)
+                self.lag = 0.0
+            self.run_to(t + self.lag)
             on = self.power_at is not None
-            if last is not None and on:
-                self.bursts.append(last + (self.p.burst(),))
-                last = None
+            if self._last is not None and on:
+                self.bursts.append(self._last + (self.p.burst(),))
+                self._last = None
             try:
                 if on and name in SLOT_STARTS:
                     self._settle()
-                    lag = max(0.0, self.p.ms + self.power_at - t)
-                    if lag > 0.5:
-                        self.lags.append((t, name, round(lag, 1)))
+                    self.lag = max(0.0, self.p.ms + self.power_at - t)
+                    if self.lag > 0.5:
+                        self.lags.append((t, name, round(self.lag, 1)))
                     self.p.burst()
-                    last = (t, name, ev[2] if len(ev) > 2 and isinstance(ev[2], str) else "")
+                    self._last = (t, name, ev[2] if len(ev) > 2 and isinstance(ev[2], str) else "")
                 elif on and name == "shot":
                     self._settle()
                 self.apply(ev)
