@@ -223,6 +223,12 @@ pico-test: venv pico-deps firmware
 		bash tools/pico_build_deps.sh && QUIET=1 nice $(BIN)/python tools/pico_uf2.py --if-available; fi
 	$(BIN)/python -m pytest -q tests/pico
 
+# The long runs of the emulated-Pico suite (PICO_FULL=1): every shipped scenario on both the stock
+# and the frozen UF2, the power-cut sweep over the whole 16-hand session (PICO_FULL_HANDS=N: fewer).
+.PHONY: pico-test-full
+pico-test-full:
+	PICO_FULL=1 $(MAKE) --no-print-directory pico-test
+
 # Start time of the score command against a bare interpreter (issue 13: <= 2x), with hyperfine
 # when installed, else a loop of runs: make cli-bench [RUNS=30]
 .PHONY: cli-bench

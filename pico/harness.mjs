@@ -19,6 +19,8 @@
 //             from page 4); lift {id} / lift {} takes one / all off
 //   display  {}                                "glass": 1024 bytes MONO_VLSB (hex), "frames"
 //   cut_at   {index}                           stop at this flash erase/program (-1: never)
+//   peek     {magic, n}                        n bytes after the first copy of magic in SRAM
+//   oplog    {on: true} / {}                   keep every flash erase/program / hand them over
 //   save     {path}                            write the 2 MiB flash image
 //   settle   {max_ms}                          run until the core sleeps (the firmware is done
 //             with what it was doing), at most max_ms; replies as run, and "asleep"
@@ -129,7 +131,23 @@ class Box {
         const d = this.display;
         return { glass: hex(d.glass()), frames: d.frames, on: d.on, errors: d.errors.slice(0, 5) };
       }
+      case 'peek': {
+        // {magic: hex, n}: the n bytes after the first copy of magic in SRAM (-1: not there),
+        // for probes that leave figures in a bytearray of their own (bench/pico_heap.py)
+        const sram = chip.mcu.sram;
+        const m = unhex(req.magic);
+        const i = Buffer.from(sram.buffer, sram.byteOffset, sram.length).indexOf(Buffer.from(m));
+        return i < 0 ? { at: -1 } : { at: i, hex: hex(sram.slice(i + m.length, i + m.length + (req.n || 32))) };
+      }
       case 'cut_at': this.cutAt = req.index; return {};
+      case 'oplog': {
+        // {on: true} starts keeping every flash erase/program from now on; {} hands over
+        // those kept since the last call: [kind, offset, count, data hex | null]
+        if (req.on) { chip.opLog = []; return { ops: [] }; }
+        const ops = (chip.opLog || []).map((o) => [o.kind, o.offset, o.count, o.data ? hex(o.data) : null]);
+        if (chip.opLog) chip.opLog = [];
+        return { ops };
+      }
       case 'save': writeFileSync(req.path, chip.flashImage()); return {};
       case 'settle': {
         const alive = chip.runUntilAsleep(req.max_ms * 1e6);

@@ -134,6 +134,22 @@ class Pico:
         boot); the flash stays as it was before that call."""
         self._req("cut_at", index=index)
 
+    def peek(self, magic, n=32):
+        """The n bytes that follow the first copy of `magic` in the chip's SRAM (None if none):
+        a probe on the chip leaves its figures in a bytearray that starts with magic."""
+        r = self._req("peek", magic=bytes(magic).hex(), n=n)
+        return None if r["at"] < 0 else bytes.fromhex(r["hex"])
+
+    def log_flash_ops(self):
+        """Keep every flash erase/program from now on (flash_ops() hands them over)."""
+        self._req("oplog", on=True)
+
+    def flash_ops(self):
+        """The flash erases/programs since log_flash_ops() or the last call, in order:
+        [(kind, offset, count, data bytes or None)]. apply_flash_ops(image, ops[:k]) is the
+        flash a power cut at the k-th of them leaves (the emulator is deterministic)."""
+        return [(k, o, n, bytes.fromhex(d) if d is not None else None) for k, o, n, d in self._req("oplog")["ops"]]
+
     def flash(self):
         p = os.path.join(self.tmp.name, "flash.bin")
         self._req("save", path=p)
@@ -220,6 +236,18 @@ class Pico:
         an input, how long the firmware took over it (the device loop sleeps between steps)."""
         return self._req("burst")["burst_ms"]
 
+
+
+def apply_flash_ops(image, ops):
+    """The flash image after these erase/program calls (NOR flash: programming only clears bits)."""
+    f = bytearray(image)
+    for kind, off, n, data in ops:
+        if kind == "erase":
+            f[off:off + n] = b"\xff" * n
+        else:
+            for i in range(n):
+                f[off + i] &= data[i]
+    return bytes(f)
 
 
 def raw_exec(p, code, max_ms=60000, step_ms=20):

@@ -197,13 +197,18 @@ class ChipPlayer:
         applied only once the firmware is done with what it was doing (its core sleeps in the
         device loop), as a player waits for the screen; the rest of that slot (the key going up,
         the tag lifted, the shot) keeps its distance from it. A box that keeps up is never
-        waited for (lag 0); `lags` lists the waits."""
+        waited for (lag 0), one that fell behind is on time again at the first slot it has
+        finished the previous one by; `lags` lists the waits."""
         self.on_shot = on_shot
         for ev in events:
             t, name = ev[0], ev[1]
             if name == "boot":
                 self.lag = 0.0
-            self.run_to(t + self.lag)
+            # a slot starts at its own time, or as soon as the box is done with the one before,
+            # and its shot is taken at its end or once the box is done (the lag is not carried
+            # over: a box that caught up is on time again); the key going up, the tag lifted
+            # keep their distance from the slot's start
+            self.run_to(t if name in SLOT_STARTS or name == "shot" else t + self.lag)
             on = self.power_at is not None
             if self._last is not None and on:
                 self.bursts.append(self._last + (self.p.burst(),))

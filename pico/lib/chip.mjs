@@ -90,6 +90,7 @@ export class Chip {
     mcu.onBreak = (code) => this._onBreak(code);
     this.flashOps = 0;
     this.onFlashOp = null;
+    this.opLog = null; // an array: every erase/program applied is kept there, data and all
     this.stopped = false;
     this.cut = null;
     this.spinReads = 0;
@@ -210,6 +211,10 @@ export class Chip {
     this.flashOps++;
     const flash = this.mcu.flash;
     if (offs + count > FLASH_SIZE) throw new Error(`flash ${kind} past the end: ${offs}+${count}`);
+    if (this.opLog) {
+      const data = kind === 'erase' ? null : Uint8Array.from({ length: count }, (_, i) => this.mcu.readUint8(r[1] + i));
+      this.opLog.push({ kind, offset: offs, count, data });
+    }
     if (kind === 'erase') {
       flash.fill(0xff, offs, offs + count);
       if (this.flashTiming) this._wait(Math.ceil(count / 4096) * ERASE_NS_PER_SECTOR);

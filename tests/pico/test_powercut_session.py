@@ -1,51 +1,54 @@
-# Power cuts through the app and the device loop on the emulated Pico: the shipped 16-hand MCR
-# session (simulator/scenarios/mcr_session.txt) played by key presses and tag taps on the board's
-# main.py (frozen UF2), the power cut at a flash erase or program call (the flash stays as it was
-# at that instant), the box powered on again from that flash. After each cut:
-#   * the journal on flash is a prefix of the uncut run's records, with every record of the
-#     inputs finished before the one that was being processed, and nothing beyond what that input
-#     writes (the records of one key can be two: a session's last hand and its end);
-#   * the box resumes where the table was: its first screen after the reboot is the screen the
-#     same App shows on the desktop resumed from the same journal (hand number, dealer, scores).
-# The session is played hand by hand: each hand starts from the flash the previous hand left
-# (the box switched off between hands, then its clock set again by the host), so a cut in hand h
-# replays only hand h. A sample of cut points runs by default (the first write of each kind a
-# hand makes, in a few hands); PICO_FULL_SWEEP=1 cuts at every flash mutation of every hand.
+# Power cuts in a multi-hand session through the app and the device loop on the emulated Pico:
+# the opening hands of the shipped MCR session (simulator/scenarios/mcr_session.txt: its config and
+# its first HANDS hands) played by key presses and tag taps on the board's main.py (frozen UF2),
+# once, uncut, with every flash erase and program kept. The emulator is deterministic, so a power
+# cut at the k-th flash mutation leaves exactly the uncut run's flash before that call; the box is
+# powered on again from that flash (the cut itself is tested in tests/pico/test_powercut.py:
+# p.cut_at stops the chip there). After each cut:
+#   * the journal opens clean and is a prefix of the uncut run's records;
+#   * nothing acknowledged on screen is lost: it holds at least the records the desktop
+#     simulator had committed when the player last saw a screen before the cut, and at most those
+#     of the input that was being processed;
+#   * the box resumes where the table was: its screen after the reboot is the one the same App
+#     shows on the desktop when it boots on that journal.
+# And in the uncut run, at every screen the player sees, the flash holds exactly the desktop's
+# records of that moment. By default every flash mutation of the first HANDS hands is cut at;
+# PICO_FULL=1 takes PICO_FULL_HANDS (default 16: the whole session).
 import os
-import shutil
 import tempfile
 
 import pytest
 
 from pico import fsimage
-from pico.harness import Pico
-from pico.player import ChipPlayer, PlayError
+from pico.harness import Pico, apply_flash_ops
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 UF2 = os.path.join(REPO, "build", "pico-uf2", "firmware.uf2")
 FS = os.path.join(REPO, "build", "pico", "fs")
 SCENARIO = os.path.join(REPO, "simulator", "scenarios", "mcr_session.txt")
-FULL = bool(os.environ.get("PICO_FULL_SWEEP"))
-SAMPLE_HANDS = (1, 9, 10, 16)  # the first, the one with the power cut line, the correction, the last
+HANDS = int(os.environ.get("PICO_FULL_HANDS", "16")) if os.environ.get("PICO_FULL") else 2
+REBOOT_MS = 1500  # the frozen box is on its first screen by then
 
 
-def segments():
-    """[lines before hand 1, lines of hand 1, ..., of hand 16]."""
-    out = [[]]
+def session_lines(hands):
+    """The scenario's lines up to the end of hand `hands`."""
+    out = []
     with open(SCENARIO) as f:
         for ln in f:
-            if ln.startswith("# hand "):
-                out.append([])
-            out[-1].append(ln)
+            if ln.startswith("# hand ") and int(ln.split()[2]) > hands:
+                break
+            out.append(ln)
     return out
 
 
-def records(journal_files):
+def journal_records(files):
+    """The records of the journal in a littlefs file tree {path: bytes}."""
     from firmware.journal import Journal
     with tempfile.TemporaryDirectory(dir=os.path.join(REPO, "build")) as d:
-        for n, data in journal_files.items():
-            with open(os.path.join(d, n), "wb") as f:
-                f.write(data)
+        for n, data in files.items():
+            if n.startswith("journal/"):
+                with open(os.path.join(d, n[8:]), "wb") as f:
+                    f.write(data)
         j = Journal(d)
         try:
             assert j.corrupt is None, j.corrupt
@@ -54,21 +57,23 @@ def records(journal_files):
             j.close()
 
 
-def resumed_glass(journal_files):
-    """What the App shows on the desktop when it boots on this journal, drawn as on the board
-    (a moment after the boot: the session's clock has started)."""
+def resumed_glass(records):
+    """What the App shows on the desktop when it boots on a journal of these records, drawn as
+    on the board: a moment after the boot, and a moment after the App resumed the session (its
+    clock starts there: the title's minutes left read 119 of 120 once any time has passed)."""
     from firmware.app import App
     from firmware.journal import Journal
     from firmware.render import Renderer
     from simulator import framebuf_compat as framebuf
     with tempfile.TemporaryDirectory(dir=os.path.join(REPO, "build")) as d:
-        for n, data in journal_files.items():
-            with open(os.path.join(d, n), "wb") as f:
-                f.write(data)
-        ticks = [1000]
+        j = Journal(d)
+        for r in records:
+            j.append(r)
+        j.close()
+        ticks = [REBOOT_MS // 2]
 
         def clock():
-            ticks[0] += 500
+            ticks[0] += 1
             return ticks[0]
         app = App(Journal(d), clock, device_id="box-000000")
         buf = bytearray(1024)
@@ -77,144 +82,94 @@ def resumed_glass(journal_files):
         return bytes(buf)
 
 
-class Hand:
-    """One segment of the session on the chip, from the flash the one before left."""
-
-    def __init__(self, p, lines, flash=None, files=None):
-        from simulator.runner import Script
-        self.p = p
-        self.pl = ChipPlayer(p, files=files, flash=flash)
-        sc = Script(self.pl.keymap, self.pl.ncols)
-        self.start = sc.start()  # power on, the host sets the clock
-        self.events = [ev for ln in lines for ev in sc.line(ln)]
-
-    def boot(self):
-        self.pl.play(self.start)
-        return self.p.stats()["flash_ops"]
-
-    def play(self, on_event=None):
-        for ev in self.events:
-            self.pl.play([ev])
-            if on_event is not None:
-                on_event(ev)
-        self.pl.run_to(self.events[-1][0] + 1000)
-
-
-def journal_now(p):
-    files = fsimage.read(p.flash())
-    return {k[8:]: v for k, v in files.items() if k.startswith("journal/")}
+def desktop(lines):
+    """The desktop simulator's records (in order) and the number committed at each shot."""
+    from simulator import parts
+    from simulator.runner import Sim
+    with tempfile.TemporaryDirectory(dir=os.path.join(REPO, "build")) as d:
+        at_shot = []
+        box = []
+        sim = Sim(cfg=parts.for_board("pico"), folder=d,
+                  on_screen=lambda n, what, s: at_shot.append(sum(1 for _ in box[0].journal.records(1))))
+        box.append(sim)
+        for ln in lines:
+            sim.line(ln)
+        recs = [bytes(p) for _, p in sim.journal.records(1)]
+        sim.journal.close()
+        return recs, at_shot
 
 
 @pytest.fixture(scope="module")
-def reference(node_ready):
-    """The uncut session, hand by hand: for each hand the flash it starts from, its flash ops
-    (relative to the boot), and (ops done, records on flash) at each input that wrote."""
+def uncut(node_ready):
+    """The session played once on the chip: the flash after boot, every flash op, the ops done at
+    each shot, the records at the end; and the desktop's records and counts at each shot."""
+    from pico.player import ChipPlayer
+    from simulator.runner import Script
     if not os.path.exists(UF2):
         pytest.fail("no frozen UF2 at %s: `make pico-uf2` builds it (make pico-test does)" % UF2)
+    lines = session_lines(HANDS)
     with open(os.path.join(FS, "main.py"), "rb") as f:
         files = {"main.py": f.read()}
-    out = []
-    flash = None
-    with Pico(uf2=UF2, elf=UF2[:-4] + ".elf", flash_timing=False) as p:
-        for i, lines in enumerate(segments()):
-            h = Hand(p, lines, flash=flash, files=files if flash is None else None)
-            base = h.boot()
-            points = [(0, len(records(journal_now(p))))]
-            seen = [base]
-
-            def on_event(ev):
-                ops = p.stats()["flash_ops"]
-                if ops != seen[0]:
-                    seen[0] = ops
-                    points.append((ops - base, len(records(journal_now(p)))))
-            h.play(on_event)
-            ops = p.stats()["flash_ops"] - base
-            out.append({"flash": flash, "ops": ops, "points": points, "base": base})
-            flash = p.flash()
-        final = records(journal_now(p))
-    return out, final
+    with Pico(uf2=UF2, elf=UF2[:-4] + ".elf") as p:
+        pl = ChipPlayer(p, files)
+        sc = Script(pl.keymap, pl.ncols)
+        evs = sc.start() + [ev for ln in lines for ev in sc.line(ln)]
+        assert evs[0][1] == "boot"
+        pl.play(evs[:1])
+        p.log_flash_ops()
+        base = p.flash()
+        ops_at_shot = []
+        for ev in evs[1:]:
+            pl.play([ev])
+            if ev[1] == "shot":
+                ops_at_shot.append(p.stats()["flash_ops"])
+        ops = p.flash_ops()
+        final = journal_records(fsimage.read(p.flash()))
+    recs, desk_at_shot = desktop(lines)
+    return {"base": base, "ops": ops, "ops_at_shot": ops_at_shot, "final": final,
+            "desk": recs, "desk_at_shot": desk_at_shot}
 
 
-def bounds(points, k):
-    """(fewest, most) records on flash after a cut at op k: all of the inputs done before the
-    op's input, at most what that input writes."""
-    lo = hi = points[0][1]
-    for ops, n in points:
-        if ops <= k:
-            lo = n
+def test_uncut_session_is_the_desktops_at_every_screen(uncut):
+    u = uncut
+    assert u["final"] == u["desk"]
+    assert len(u["final"]) == HANDS + 1  # the session record and one per hand
+    assert len(u["ops_at_shot"]) == len(u["desk_at_shot"])
+    assert u["ops_at_shot"][-1] == len(u["ops"]) > 0
+    for i, (n_ops, n_desk) in enumerate(zip(u["ops_at_shot"], u["desk_at_shot"])):
+        got = journal_records(fsimage.read(apply_flash_ops(u["base"], u["ops"][:n_ops])))
+        assert got == u["desk"][:n_desk], "shot %d: the flash does not hold what the screen says" % (i + 1)
+
+
+def bounds(u, k):
+    """(fewest, most) records a cut at op k may leave: those of the last screen the player saw
+    before op k, those of the screen after the input op k belongs to."""
+    lo = hi = 0
+    for n_ops, n_desk in zip(u["ops_at_shot"], u["desk_at_shot"]):
+        if n_ops <= k:
+            lo = n_desk
         else:
-            hi = n
+            hi = n_desk
             break
-    else:
-        hi = lo
     return lo, max(lo, hi)
 
 
-def cut_points(ref, hand):
-    ops = ref[hand]["ops"]
-    if FULL:
-        return list(range(ops))
-    if hand not in SAMPLE_HANDS or not ops:
-        return []
-    return sorted({0, ops // 2, ops - 1})
-
-
-def test_the_uncut_session_matches_the_desktop(reference):
-    """The hand-by-hand session on the chip keeps every record of the desktop's session (the
-    times differ: the box is switched off between hands and its clock set again)."""
-    import json
-    from simulator.runner import Sim
-    ref, final = reference
-    with tempfile.TemporaryDirectory(dir=os.path.join(REPO, "build")) as d:
-        sim = Sim(folder=d)
-        sim.run(SCENARIO)
-        desk = [bytes(p) for _, p in sim.journal.records(1)]
-        sim.journal.close()
-
-    def untimed(recs):
-        out = []
-        for r in recs:
-            o = json.loads(r[1:].decode())
-            o.pop("time", None)
-            out.append(o)
-        return out
-    assert len(final) == len(desk) == 19
-    assert untimed(final) == untimed(desk)
-    assert sum(h["ops"] for h in ref) > 16  # every hand wrote
-
-
-@pytest.mark.parametrize("hand", range(17))
-def test_power_cut_in_hand(reference, hand):
-    ref, final = reference
-    cuts = cut_points(ref, hand)
-    if not cuts:
-        return  # this hand is in the full sweep only (PICO_FULL_SWEEP=1)
-    seg = segments()[hand]
-    h0 = ref[hand]
-    with open(os.path.join(FS, "main.py"), "rb") as f:
-        files = {"main.py": f.read()}
-    before = len(records_of_flash(h0["flash"])) if h0["flash"] is not None else 0
-    with Pico(uf2=UF2, elf=UF2[:-4] + ".elf", flash_timing=False) as p:
-        for k in cuts:
-            h = Hand(p, seg, flash=h0["flash"], files=files if h0["flash"] is None else None)
-            base = h.boot()
-            assert base == h0["base"]
-            p.cut_at(base + k)
-            with pytest.raises(PlayError, match="stopped"):
-                h.play()
-            assert p.cut is not None and p.cut["index"] == base + k
-            p.cut_at(-1)
-            p.boot(keep=True)
-            p.run(1500)
-            journal = journal_now(p)
-            got = records(journal)
-            lo, hi = bounds(h0["points"], k)
-            assert lo <= len(got) <= hi, (hand, k, len(got), lo, hi)
-            assert got == final[:len(got)], (hand, k)
-            assert len(got) >= before
-            assert p.glass() == resumed_glass(journal), (hand, k, len(got))
-
-
-def records_of_flash(flash):
-    files = fsimage.read(flash)
-    return records({k[8:]: v for k, v in files.items() if k.startswith("journal/")})
+def test_power_cut_at_every_flash_mutation(uncut):
+    u = uncut
+    ops = u["ops"]
+    seen = set()
+    with Pico(uf2=UF2, elf=UF2[:-4] + ".elf") as p:
+        for k in range(len(ops)):
+            flash = apply_flash_ops(u["base"], ops[:k])
+            p.boot(flash=flash)
+            assert p.run(REBOOT_MS), (k, p.cut, p.reset)
+            got = journal_records(fsimage.read(p.flash()))
+            lo, hi = bounds(u, k)
+            assert lo <= len(got) <= hi, (k, len(got), lo, hi)
+            assert got == u["final"][:len(got)], k
+            assert p.glass() == resumed_glass(got), (k, len(got))
+            seen.add(len(got))
+    # the cuts fell before and between the records: every count from none to all but the last
+    assert seen >= set(range(len(u["final"]))), seen
+    print("power cuts: %d flash mutations of %d hands, records after the reboot: %s"
+          % (len(ops), HANDS, sorted(seen)))
