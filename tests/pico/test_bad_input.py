@@ -90,7 +90,7 @@ def test_bad_input_on_the_chip(node_ready):
     from pico.harness import Pico
     from pico.player import ChipPlayer
     from simulator.runner import Script
-    from tests.pico.test_scenarios import only_minutes_differ
+    from pico.sim import only_minutes_differ
     if not os.path.exists(UF2):
         pytest.fail("no frozen UF2 at %s: `make pico-uf2` builds it (make pico-test does)" % UF2)
     desk, models, frames = desktop(LINES)

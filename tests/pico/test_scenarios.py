@@ -48,7 +48,7 @@ def test_every_shipped_scenario_runs_here():
 
 @pytest.mark.parametrize("script,build", runs())
 def test_scenario_journal_is_the_desktops(node_ready, script, build):
-    from pico.sim import journal_diff, play_chip, play_desktop
+    from pico.sim import journal_diff, only_minutes_differ, play_chip, play_desktop
     uf2 = os.path.join(REPO, "build", "pico-uf2", "firmware.uf2")
     if build == "frozen" and not os.path.exists(uf2):
         pytest.fail("no frozen UF2 at %s: `make pico-uf2` builds it (make pico-test does)" % uf2)
@@ -65,15 +65,3 @@ def test_scenario_journal_is_the_desktops(node_ready, script, build):
     assert len(differ) <= max(2, len(shots) // 50), differ
     for i, what in differ:
         assert only_minutes_differ(shots[i - 1][1], frames[i - 1]), (i, what)
-
-
-def only_minutes_differ(a, b):
-    """The two MONO_VLSB 128x64 frames differ only in the title bar's right end (where the main
-    screen shows the minutes left): the rest of the glass is the same."""
-    # pages 0-1 are the top 16 rows; "120min" takes the rightmost 48 columns
-    for page in range(8):
-        for x in range(128):
-            i = page * 128 + x
-            if a[i] != b[i] and not (page < 2 and x >= 80):
-                return False
-    return True
