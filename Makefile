@@ -166,8 +166,14 @@ PORT ?= /dev/ttyACM0
 firmware: venv
 	$(BIN)/python tools/firmware_build.py --board $(BOARD) --mpy-cross $(MPY_CROSS)
 
-deploy: firmware
-	$(BIN)/python tools/deploy.py --board $(BOARD) --port $(PORT) --mpremote $(BIN)/mpremote
+# FROZEN=1: flash the frozen UF2 (make pico-uf2) first, by the RPI-RP2 drive (DRIVE=mount point,
+# else found) or VIA=picotool; then main.py alone on the filesystem (journal and key kept).
+FROZEN ?=
+DRIVE ?=
+VIA ?= drive
+deploy: firmware $(if $(FROZEN),pico-uf2)
+	$(BIN)/python tools/deploy.py --board $(BOARD) --port $(PORT) --mpremote $(BIN)/mpremote \
+		$(if $(FROZEN),--uf2 build/pico-uf2/firmware.uf2 --via $(VIA) $(if $(DRIVE),--drive $(DRIVE)))
 
 sim: venv
 	$(BIN)/python -m simulator.window
@@ -212,6 +218,15 @@ pico-build-deps:
 pico-uf2: firmware pico-build-deps
 	nice $(BIN)/python tools/pico_uf2.py $(if $(PICO_SRC),--source $(PICO_SRC))
 
+# A scenario on the emulated Pico, played by tag taps and key presses on the board's unchanged
+# main.py (pico/sim.py): screens (PNG) and the journal read back from flash in PICO_OUT, compared
+# with the desktop simulator's journal. FROZEN=1: the frozen UF2 instead of .mpy files.
+#   make pico-sim SCRIPT=simulator/scenarios/mcr_session.txt [FROZEN=1] [PICO_OUT=build/pico-sim]
+.PHONY: pico-sim
+PICO_OUT ?= build/pico-sim
+pico-sim: venv pico-deps firmware $(if $(FROZEN),pico-uf2)
+	nice $(BIN)/python -m pico.sim $(SCRIPT) --out $(PICO_OUT) $(if $(FROZEN),--frozen) --compare
+
 # The emulated-Pico suite (tests/pico), on the stock UF2 and the frozen one. Without the Pico
 # firmware files (a clone without ../shared/pico) its tests are skipped and say why.
 .PHONY: pico-test
@@ -219,6 +234,12 @@ pico-test: venv pico-deps firmware
 	@if [ -e "$${PICO_FIRMWARE_DIR:-../shared/pico}/micropython-1.28.0-rp2-src.tar.xz" ]; then \
 		bash tools/pico_build_deps.sh && QUIET=1 nice $(BIN)/python tools/pico_uf2.py --if-available; fi
 	$(BIN)/python -m pytest -q tests/pico
+
+# The long runs of the emulated-Pico suite (PICO_FULL=1): every shipped scenario on both the stock
+# and the frozen UF2, the power-cut sweep over the whole 16-hand session (PICO_FULL_HANDS=N: fewer).
+.PHONY: pico-test-full
+pico-test-full:
+	PICO_FULL=1 $(MAKE) --no-print-directory pico-test
 
 # Start time of the score command against a bare interpreter (issue 13: <= 2x), with hyperfine
 # when installed, else a loop of runs: make cli-bench [RUNS=30]
