@@ -15,11 +15,15 @@
 #   hand         tournament, session, table, hand, rules, seats (player ids by chair), dealer
 #                (chair), prevalent_wind, events (the settle protocol's input, as keyed),
 #                deltas (per chair), transfers, flags, wins, winners, discarder, next_dealer,
-#                time; time_out (optional, true: the hand ran out of session time)
+#                time; time_out (optional, true: the hand ran out of session time);
+#                hand_start (optional: epoch seconds of the dealer's dice roll, the survival
+#                multiplier's clock), multiplier (optional, survival: what the box applied),
+#                scores (optional, survival: each chair's survival score after the hand)
 #   correction   corrects {device, seq}, seats, deltas (the new ones), was (the old), reason,
 #                referee, time
 #   session_end  tournament, session, table, hands (played), reason ("hands", "time",
-#                "referee"), match_scores {player: points}, time
+#                "referee", "bust": a survival table ended by a player at 0), match_scores
+#                {player: points} (survival: the survival scores at the end), time
 # Every record has "v" (VERSION) and "kind".
 #
 # A hand's facts are data, never text in the language shown:
@@ -52,7 +56,7 @@ EVENTS_MAX = 500
 # true/false facts a win can carry (settle protocol, README "Settle protocol")
 WIN_FLAGS = ("kong", "last_tile", "last_of_kind", "kong_discard", "same_discard")
 KONG_KINDS = ("concealed", "added", "direct")
-END_REASONS = ("hands", "time", "referee")
+END_REASONS = ("hands", "time", "referee", "bust")
 
 # event key -> the other fields it may have, each with its kind (see _value)
 EVENTS = (
@@ -79,7 +83,7 @@ def session(cfg, device, time):
 
 
 def hand(cfg, number, seats, dealer, wind, events, deltas, transfers, flags, wins, next_dealer, time,
-         time_out=False):
+         time_out=False, hand_start=None, multiplier=None, scores=None):
     rec = {"v": VERSION, "kind": "hand", "tournament": cfg["tournament"], "session": cfg["session"],
            "table": cfg["table"], "hand": number, "rules": cfg["rules"], "seats": seats,
            "dealer": dealer, "prevalent_wind": wind, "events": events, "deltas": deltas,
@@ -88,6 +92,12 @@ def hand(cfg, number, seats, dealer, wind, events, deltas, transfers, flags, win
            "next_dealer": next_dealer, "time": time}
     if time_out:
         rec["time_out"] = True
+    if hand_start is not None:
+        rec["hand_start"] = hand_start
+    if multiplier is not None:
+        rec["multiplier"] = multiplier
+    if scores is not None:
+        rec["scores"] = scores
     return rec
 
 
@@ -332,6 +342,12 @@ def _check_hand(rec):
     _seat(rec["next_dealer"], "next_dealer", null=True)
     if "time_out" in rec and rec["time_out"] is not True:
         raise Bad("time_out must be true when present")
+    if "hand_start" in rec:
+        _int(rec["hand_start"], "hand_start", 0, TIME_MAX)
+    if "multiplier" in rec:
+        _int(rec["multiplier"], "multiplier", 1, 1000)
+    if "scores" in rec:
+        _deltas(rec["scores"], "scores")
 
 
 _NEEDS = {
@@ -343,7 +359,9 @@ _NEEDS = {
     "correction": ("v", "kind", "corrects", "seats", "deltas", "was", "reason", "referee", "time"),
     "session_end": ("v", "kind", "tournament", "session", "table", "hands", "reason", "match_scores", "time"),
 }
-_MAY = {"session": ("hands", "minutes", "lang"), "hand": ("time_out",), "correction": (), "session_end": ()}
+# a session record's optional fields are the config's (protocol/config.py FIELDS: one home)
+_MAY = {"session": tuple(f[0] for f in config.FIELDS if not f[1]),
+        "hand": ("time_out", "hand_start", "multiplier", "scores"), "correction": (), "session_end": ()}
 
 
 def _check(rec):

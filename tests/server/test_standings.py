@@ -229,22 +229,6 @@ def test_sichuan_stage1_ties_and_playoff(server):
     assert [(x["player"], x["score"], x["net"], x["wins"]) for x in t1][:3] == [("p1", "120", "120", 3), ("p2", "50", "60", 2), ("p3", "50", "50", 3)]
 
 
-def test_survival_table_by_hand(server):
-    # as test_threshold_during_a_hand_applies_from_the_next_hand: hands end at 10, 33, 40 minutes
-    tid = setup(server, "mcr_survival", players="ABCD", settings={"start_time": T0})
-    dev = device(server)
-    seats = list("ABCD")
-    envs = [dev.next(session_rec(tid, 1, 1, seats, time=T0))]
-    envs.append(dev.next(hand_rec(tid, 1, 1, 1, seats, [48, -16, -16, -16], 0, None, 8, time=T0 + 600)))
-    envs.append(dev.next(hand_rec(tid, 1, 1, 2, seats, [-8, 34, -18, -8], 1, 2, 10, time=T0 + 33 * 60)))
-    envs.append(dev.next(hand_rec(tid, 1, 1, 3, seats, [-16, -8, -8, 32], 3, 0, 8, time=T0 + 40 * 60)))
-    upload(server, envs)
-    body = standings(server, tid)
-    assert body["survival"]["tables"][0]["multipliers"] == [1, 1, 2]
-    assert body["survival"]["complete"]
-    assert fmt_rows(body["standings"], "rank", "player", "score", "out") == [(1, "D", "90", False), (2, "A", "58", False), (3, "B", "52", False), (4, "C", "0", True)]
-
-
 def test_duplicate_hand_and_session_end_cross_check(server):
     tid = setup(server, "mcr_000", players="ABCD")
     dev = device(server)

@@ -248,6 +248,13 @@ class BoxConfig(Schema):
     first_dealer: int
     hands: Optional[int] = None
     minutes: Optional[int] = None
+    # survival (protocol/config.py): mode, the scores the players carry in, the event's start,
+    # the last table; ends_at: when time is called for the hall (every mode)
+    mode: Optional[str] = None
+    scores: Optional[list[int]] = None
+    event_start: Optional[int] = None
+    final: Optional[bool] = None
+    ends_at: Optional[int] = None
 
 
 # --------------------------------------------------------------------------- referee

@@ -91,6 +91,9 @@ def config_for(device: str, head: Optional[int] = None) -> dict:
     if d.tournament is None or d.table is None:
         raise Conflict("box %s is not bound to a tournament table" % device)
     t = d.tournament
+    if t.format == "mcr_survival":  # its tables are confirmed live, one after another at each hall table
+        from host_tools.server.survival.actions import box_config
+        return box_config(t.id, d.table)
     s = Seating.objects.filter(tournament=t, published_at__isnull=False).order_by("-session").first()
     if s is None:
         raise Conflict("tournament %s has no published seating" % t.id)

@@ -95,6 +95,8 @@ class Snapshot:
     # table, hand number) keys stored more than once
     groups: dict = field(default_factory=dict)
     repeated: set = field(default_factory=set)
+    survival: Optional[object] = None  # survival.snapshot.SurvivalData of a survival event
+    absences: dict = field(default_factory=dict)  # session -> players marked absent
 
     def names(self) -> dict:
         return {p["id"]: p["name"] for p in self.players}
@@ -118,7 +120,7 @@ def load(tid: str) -> Snapshot:
     from django.db import connection
 
     from host_tools.server.boxes.models import Correction, Device, Hand, Record, Ruling
-    from host_tools.server.tournaments.models import Penalty, Player, Playoff, SeatingTable, Tournament
+    from host_tools.server.tournaments.models import Absence, Penalty, Player, Playoff, SeatingTable, Tournament
 
     t = Tournament.objects.values("id", "name", "format", "settings", "results_version").get(id=tid)
     players = list(Player.objects.filter(tournament_id=tid).order_by(F("draw").asc(nulls_last=True), "pid").values(
@@ -129,6 +131,15 @@ def load(tid: str) -> Snapshot:
     for s, table, ps in SeatingTable.objects.filter(seating__tournament_id=tid, seating__published_at__isnull=False).values_list(
             "seating__session", "table", "players"):
         seatings.setdefault(s, {})[table] = list(ps)
+    survival = None
+    if t["format"] == "mcr_survival":  # its tables are confirmed live, not seated per session
+        from host_tools.server.survival import snapshot as survival_snapshot
+        survival = survival_snapshot.load(tid)
+        if survival.tables:
+            seatings = survival.seatings()
+    absences: dict = {}
+    for s, pid in Absence.objects.filter(tournament_id=tid).values_list("session", "player__pid"):
+        absences.setdefault(s, set()).add(pid)
     bindings = {d: (bt, tb) for d, bt, tb in Device.objects.filter(tournament__isnull=False).values_list("id", "tournament_id", "table")}
     q = connection.ops.quote_name
     hands = []
@@ -172,7 +183,7 @@ def load(tid: str) -> Snapshot:
         "id", "hand_id", "source", "record_id", "record__device_id", "target_device", "target_seq", "deltas", "reason", "referee",
         "created_at").order_by("id")]
     rulings = dict(Ruling.objects.filter(tournament=tid).order_by("id").values_list("record_id", "decision"))
-    penalties = list(Penalty.objects.filter(tournament_id=tid, revoked=False).values("id", "session", "player", "kind", "minutes", "points", "reason"))
+    penalties = list(Penalty.objects.filter(tournament_id=tid, revoked=False).values("id", "session", "player", "kind", "minutes", "points", "game", "reason"))
     playoffs = list(Playoff.objects.filter(tournament_id=tid).order_by("id").values("id", "session", "table", "scores"))
     return Snapshot(dict(t), players, seatings, bindings, hands, starts, ends, corrections, rulings, penalties, playoffs, t["results_version"],
-                    groups, repeated)
+                    groups, repeated, survival, absences)

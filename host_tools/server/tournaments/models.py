@@ -110,6 +110,9 @@ class Penalty(models.Model):
     kind = models.CharField(max_length=20, choices=[(LATE, _("late arrival")), (POINTS, _("points")), (DQ, _("disqualification"))])
     minutes = models.CharField(max_length=30, null=True, blank=True)  # exact decimal as text
     points = models.IntegerField(null=True, blank=True)
+    # Sichuan (seed 003 §五.1): the game (局, hand number at the table) a late arrival was late
+    # for; None = the stage's first
+    game = models.PositiveIntegerField(null=True, blank=True)
     reason = models.CharField(max_length=1000)
     referee = models.CharField(max_length=150)
     revoked = models.BooleanField(default=False)
