@@ -266,7 +266,7 @@ def test_player_hands_awards_exports(server):
     lines = csv_text.decode().splitlines()
     assert lines[0].startswith("rank,player,name,standard,match") and lines[1].startswith("1,B,Name B,4,40")
     hands = server.anon.request("GET", "/api/tournaments/%s/export/hands.csv" % tid)[2].decode().splitlines()
-    assert hands[1] == "1,1,1,A,,1,8,5,A:24;B:-8;C:-8;D:-8"
+    assert hands[1] == "1,1,1,A,,1,8,%d,A:24;B:-8;C:-8;D:-8" % (T0 + 300)  # at: the record's absolute time
     ema = server.anon.request("GET", "/api/tournaments/%s/export/ema.csv" % tid)[2].decode().splitlines()
     assert ema[0].startswith("Tournament,Players,Place,First name,Last name,EMA number,Table points,Score,EMA member,Country")
     assert ema[1].startswith("Test %s,4,1,Name,B,,4,40,0," % tid)

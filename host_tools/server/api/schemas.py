@@ -312,6 +312,7 @@ class PenaltyIn(Strict):
     kind: Literal["late", "points", "disqualification"]
     minutes: Optional[Union[Annotated[StrictInt, Field(ge=0, le=100000)], Annotated[str, Field(max_length=30, pattern=r"^[0-9]{1,6}(\.[0-9]{1,6})?$")]]] = None
     points: Optional[Annotated[StrictInt, Field(ge=-100000, le=100000)]] = None
+    game: Optional[Annotated[StrictInt, Field(ge=1, le=1000)]] = Field(default=None, description="Sichuan late arrival: the game it was for (default 1)")
     reason: Annotated[str, Field(min_length=1, max_length=1000), AfterValidator(_text)]
 
 
@@ -322,6 +323,7 @@ class PenaltyOut(Schema):
     kind: str
     minutes: Optional[str]
     points: Optional[int]
+    game: Optional[int] = None
     reason: str
     referee: str
     revoked: bool

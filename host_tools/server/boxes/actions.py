@@ -108,6 +108,10 @@ def config_for(device: str, head: Optional[int] = None) -> dict:
     if hands:
         cfg["hands"] = hands
     cfg["minutes"] = formats.SESSION_MINUTES[t.format]
+    from host_tools.server.tournaments import clock
+    end = clock.ends_at(t, s.session)
+    if end is not None:
+        cfg["ends_at"] = end  # the hall's deadline: a table that started late does not play longer
     err = pconfig.check(cfg)  # the box's own check: what it would refuse is never offered
     if err:
         raise Conflict("the config of table %d cannot start a session: %s" % (d.table, err[1]))

@@ -33,7 +33,7 @@ from host_tools.tournament import attendance, scoring
 from host_tools.tournament.exports import format_score
 from host_tools.tournament.model import Standing, TableResult, TournamentError
 
-from . import integrity
+from . import integrity, times
 from .snapshot import Snapshot
 
 SCORING_ERRORS = (TournamentError, ValueError, ArithmeticError, KeyError)
@@ -206,6 +206,8 @@ def session_penalties(snap: Snapshot, fmt: str, problems: list):
             if p["kind"] == "points":
                 points[key] = points.get(key, 0) + p["points"]
             elif p["kind"] == "late":
+                if fmt == "sichuan_003":
+                    continue  # seed 003 §五.1 forfeits a game or the stage: formats_sichuan
                 r = _late(fmt, p["minutes"])
                 if r.forfeit:
                     forfeits.setdefault(p["session"], set()).add(p["player"])
@@ -418,6 +420,7 @@ def compute(snap: Snapshot) -> Result:
         standings, rows, tscores, dq, prelim, extra = [], [], {}, {}, None, {}
     for (s, t), tb in sorted(tables.items()):
         problems.extend(table_problems(tb))
+    problems.extend(times.limit_problems(snap, tables))
     quarantine = _quarantine_list(snap, verdict)
     waiting = sum(1 for q in quarantine if not q["accepted"] and not q["rejected"])
     if waiting:

@@ -97,6 +97,7 @@ class Snapshot:
     repeated: set = field(default_factory=set)
     survival: Optional[object] = None  # survival.snapshot.SurvivalData of a survival event
     absences: dict = field(default_factory=dict)  # session -> players marked absent
+    starts_at: dict = field(default_factory=dict)  # session -> its official start (epoch seconds)
 
     def names(self) -> dict:
         return {p["id"]: p["name"] for p in self.players}
@@ -120,7 +121,7 @@ def load(tid: str) -> Snapshot:
     from django.db import connection
 
     from host_tools.server.boxes.models import Correction, Device, Hand, Record, Ruling
-    from host_tools.server.tournaments.models import Absence, Penalty, Player, Playoff, SeatingTable, Tournament
+    from host_tools.server.tournaments.models import Absence, Penalty, Player, Playoff, SeatingTable, SessionStart, Tournament
 
     t = Tournament.objects.values("id", "name", "format", "settings", "results_version").get(id=tid)
     players = list(Player.objects.filter(tournament_id=tid).order_by(F("draw").asc(nulls_last=True), "pid").values(
@@ -140,6 +141,7 @@ def load(tid: str) -> Snapshot:
     absences: dict = {}
     for s, pid in Absence.objects.filter(tournament_id=tid).values_list("session", "player__pid"):
         absences.setdefault(s, set()).add(pid)
+    starts_at = dict(SessionStart.objects.filter(tournament_id=tid).values_list("session", "at"))
     bindings = {d: (bt, tb) for d, bt, tb in Device.objects.filter(tournament__isnull=False).values_list("id", "tournament_id", "table")}
     q = connection.ops.quote_name
     hands = []
@@ -186,4 +188,4 @@ def load(tid: str) -> Snapshot:
     penalties = list(Penalty.objects.filter(tournament_id=tid, revoked=False).values("id", "session", "player", "kind", "minutes", "points", "game", "reason"))
     playoffs = list(Playoff.objects.filter(tournament_id=tid).order_by("id").values("id", "session", "table", "scores"))
     return Snapshot(dict(t), players, seatings, bindings, hands, starts, ends, corrections, rulings, penalties, playoffs, t["results_version"],
-                    groups, repeated, survival, absences)
+                    groups, repeated, survival, absences, starts_at)

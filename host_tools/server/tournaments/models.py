@@ -122,6 +122,20 @@ class Penalty(models.Model):
         ordering = ["id"]
 
 
+class SessionStart(models.Model):
+    """When the head referee starts a session for the whole hall (比赛开始, set ahead or when it
+    starts): its time limit counts from it at every table (``timing.deadline``: a table that
+    started late does not play longer; the boxes get it as ``ends_at``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="session_starts")
+    session = models.PositiveIntegerField()
+    at = models.BigIntegerField()  # epoch seconds
+    referee = models.CharField(max_length=150)
+
+    class Meta:
+        unique_together = [("tournament", "session")]
+
+
 class Playoff(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="playoffs")
     session = models.PositiveIntegerField()

@@ -122,6 +122,7 @@ class PenaltyForm(forms.Form):
     kind = forms.ChoiceField(label=_("Kind"), choices=[("points", _("points")), ("late", _("late arrival")), ("disqualification", _("disqualification"))])
     minutes = forms.RegexField(label=_("Minutes late"), regex=r"^[0-9]{1,6}(\.[0-9]{1,6})?$", required=False, max_length=14)
     points = forms.IntegerField(label=_("Points (negative: deducted)"), required=False, min_value=-100000, max_value=100000)
+    game = forms.IntegerField(label=_("Late for game (Sichuan; empty: the first)"), required=False, min_value=1, max_value=1000)
     reason = forms.CharField(label=_("Reason"), max_length=1000)
 
     def __init__(self, players, *args, **kwargs):
