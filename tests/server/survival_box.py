@@ -95,3 +95,37 @@ class SurvivalBox:
     def end(self, at: int) -> dict:
         """The session_end at the bust: match_scores are the hands' deltas as in every mode."""
         return precord.session_end(self.cfg, self.hands, "bust", dict(zip(self.cfg["players"], self.totals)), at)
+
+
+# The 16-player event of tests/server/test_survival_live.py (worked by hand there and in
+# tests/tournament/test_survival_event_live.py), as data for the browser test: each table's
+# hands (dice roll and keyed, minutes after the start; winner, discarder, fans, penalties) and
+# the order things happen in: ("play", table) uploads a table's records, ("confirm", seats)
+# seats the next table (the referee's swap at table 6 included).
+EVENT_HANDS = {
+    1: [(0, 9, "3", "32", 16, ()), (10, 18, "31", None, 18, ())],
+    2: [(0, 12, "7", "28", 42, ())],
+    3: [(0, 25, "12", "11", 10, ()), (26, 33, "24", None, 24, ())],
+    4: [(0, 20, "15", "16", 8, ()), (31, 40, "20", None, 8, ()), (41, 45, "15", "19", 8, (("16", "15", 10), ("16", "19", 10), ("16", "20", 10)))],
+    5: [(21, 29, "27", "8", 12, ()), (30, 38, "31", "8", 8, ())],
+    6: [(36, 44, "24", "4", 8, ())],
+    7: [(41, 50, "23", "7", 20, ()), (51, 58, "31", None, 10, ())],
+    8: [(47, 55, "3", None, 16, ())],
+    9: [(57, 65, "20", "15", 12, ()), (66, 72, "3", None, 13, ())],
+    10: [(74, 80, "3", None, 8, ())],
+    11: [(82, 88, "31", "3", 36, ()), (89, 96, "20", "24", 8, ())],
+}
+EVENT_STEPS = [("play", 2), ("play", 1), ("confirm", ("31", "7", "27", "8")), ("play", 3), ("confirm", ("24", "3", "12", "4")),
+               ("play", 5), ("confirm", ("31", "7", "27", "23")), ("play", 6), ("play", 4), ("confirm", ("24", "20", "3", "12")),
+               ("play", 8), ("confirm", ("3", "24", "15", "20")), ("play", 7), ("play", 9), ("confirm", ("3", "31", "23", "27")),
+               ("play", 10), ("confirm", ("3", "31", "20", "24")), ("play", 11)]
+
+
+def play_table(box: SurvivalBox, t0: int, hands: list) -> None:
+    """Fetch the config of the box's table and upload the session, its hands and the bust's end."""
+    recs = [box.start(t0 + 60 * hands[0][0])]
+    for start, end, w, d, fans, pen in hands:
+        recs.append(box.hand(t0 + 60 * start, t0 + 60 * end, w, d, fans, pen))
+    assert box.busted()
+    recs.append(box.end(t0 + 60 * hands[-1][1]))
+    box.upload(recs)

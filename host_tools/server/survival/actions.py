@@ -115,11 +115,13 @@ def proposals(tid: str) -> list[dict]:
     res, lv = live(tid)
     names = res.names()
     taken = dict(lv.running_at())
+    number = max((r.number for r in lv.rows), default=0)
     out = []
     for p in lv.ev.propose():
         hall = _free_hall(taken)
         taken[hall] = None
-        out.append({"seats": list(p.seats), "names": [names.get(x, "") for x in p.seats], "scores": [p.scores[x] for x in p.seats],
+        number += 1
+        out.append({"number": number, "seats": list(p.seats), "names": [names.get(x, "") for x in p.seats], "scores": [p.scores[x] for x in p.seats],
                     "final": p.final, "hall_table": hall})
     return out
 

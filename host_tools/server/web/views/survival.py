@@ -52,7 +52,9 @@ def projector(request, tid):
         tb["lines"].sort(key=lambda r: r["seat"] if r["seat"] is not None else 9)
         for r in tb["lines"]:
             r["wind"] = "ESWN"[r["seat"]] if r["seat"] is not None else ""
-    return page(request, "web/survival/projector.html", t, "survival", doc=doc, running=running, names=names,
+    local = (_("Champion"), _("Runner-up"), _("Third place"), _("Fourth place"))
+    podium = [dict(x, local=local[x["place"] - 1] if 1 <= x["place"] <= 4 else "") for x in doc.get("podium", [])]
+    return page(request, "web/survival/projector.html", t, "survival", doc=doc, podium=podium, running=running, names=names,
                 waiting=[r for r in res.rows if r["status"] == "waiting"], decided=[r for r in res.rows if r["rank"] is not None],
                 clock=_clock(doc, int(time.time())), refresh=REFRESH, projector=request.GET.get("projector") == "1",
                 updated=time.strftime("%H:%M:%S"))
