@@ -275,3 +275,64 @@ def test_four_players_one_table_old_records_and_a_hand_entered_by_the_referee(se
         ("冠军", "D", "90"), ("亚军", "A", "58"), ("季军", "B", "52"), ("殿军", "C", "0")]
     assert doc["tables"][0]["multipliers"] == [1, 1, 2]
     assert any("entered by a referee: its multiplier counts from %d" % at(33) in p for p in doc["problems"]), doc["problems"]
+
+
+def test_a_correction_changes_the_win_and_keeps_the_penalty(server):
+    """Hand 1, rolled at 0:31 (x2): A wins 8 on B's discard and C declared a 错和 (10 to each):
+    deltas 32+10, -16+10, -8-30, -8+10 = 42, -6, -38, 2. x2 on the win's part only: A 50+64+10
+    = 124, B 50-32+10 = 28, C 50-16-30 = 4, D 50-16+10 = 44. The referee corrects the win to 10
+    fans (A 44, B -8, C -38, D 2 by name): the 错和 stays as keyed, the win's part becomes 34,
+    -18, -8, -8: A 50+68+10 = 128, B 50-36+10 = 24, C 4, D 44."""
+    sid = server.tournament("mcr_survival", players="ABCDEFGH", settings={"start_time": T0})
+    api = "/api/tournaments/%s/survival" % sid
+    assert server.org.post(api + "/draw")[0] == 200
+    st, props = server.ref.get(api + "/proposals")
+    assert [p["seats"] for p in props] == [list("ADEH"), list("BCFG")]  # the snake of 8: ranks 1 4 5 8 | 2 3 6 7
+    assert server.ref.post(api + "/tables", {"tables": [{"seats": list("ABCD")}]})[0] == 201  # the referee's own table
+    box = SurvivalBox(server, sid, 1)
+    first = box.start(at(30))
+    box.upload([first, box.hand(at(31), at(36), "A", "B", 8, penalties=(("C", "A", 10), ("C", "B", 10), ("C", "D", 10)))])
+    scores = {r["player"]: r["score"] for r in server.anon.get(api)[1]["standings"]}
+    assert [scores[p] for p in "ABCD"] == ["124", "28", "4", "44"]
+    st, c = server.ref.post("/api/tournaments/%s/corrections" % sid, {"session": 1, "table": 1, "hand": 1,
+                                                                     "points": {"A": 44, "B": -8, "C": -38, "D": 2}, "reason": "10 fans, not 8"})
+    assert st == 201, c
+    doc = server.anon.get(api)[1]
+    scores = {r["player"]: r["score"] for r in doc["standings"]}
+    assert [scores[p] for p in "ABCD"] == ["128", "24", "4", "44"]
+    # the box's own scores (124, 28, ...) now differ from the server's: shown to the referee
+    assert "table 1 hand 1: the box showed scores [124, 28, 4, 44], the server counts [128, 24, 4, 44]" in doc["problems"]
+
+
+def test_bad_confirmations_are_refused_and_two_referees_never_seat_a_player_twice(server):
+    import threading
+
+    sid = server.tournament("mcr_survival", players="ABCDEFGH", settings={"start_time": T0})
+    api = "/api/tournaments/%s/survival" % sid
+    other = server.tournament("mcr_000", players="ABCD")
+    assert server.ref.get("/api/tournaments/%s/survival/proposals" % other)[0] == 400  # not a survival event
+    st, body = server.org.json("PATCH", "/api/tournaments/%s" % sid, {"settings": {"individual": sid}})
+    assert st == 200, body
+    st, body = server.org.post(api + "/draw")
+    assert st == 400 and "mcr_000" in body["error"], body  # the individual event must be one
+    assert server.org.json("PATCH", "/api/tournaments/%s" % sid, {"settings": {"individual": None}})[0] == 200
+    assert server.org.post(api + "/draw")[0] == 200
+    for tables, code in (([{"seats": ["A", "B", "C", "C"]}], 400), ([{"seats": ["A", "B", "C", "Z"]}], 400), ([{"seats": ["A", "B", "C"]}], 400),
+                         ([{"seats": list("ABCD"), "hall_table": 0}], 400), ([{"seats": list("ABCD"), "hall_table": 10001}], 400),
+                         ([{"seats": list("ABCD")}] * 65, 400), ([{"seats": list("ABCD")}, {"seats": list("AEFG")}], 400), ([], 400)):
+        st, body = server.ref.post(api + "/tables", {"tables": tables})
+        assert st == code and "error" in body, (tables, st, body)
+    assert server.anon.get(api)[1]["tables"] == []  # all or none: nothing was stored
+    results = []
+
+    def go():
+        c = server.login("ref")
+        results.append(c.post(api + "/tables", {"tables": [{"seats": list("ABCD")}]})[0])
+
+    threads = [threading.Thread(target=go) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [201, 400, 400, 400], results
+    assert [x["seats"] for x in server.anon.get(api)[1]["tables"]] == [list("ABCD")]
