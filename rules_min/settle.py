@@ -14,6 +14,9 @@ guangdong = None
 from rules_min.notation import parse
 from rules_min.penalties import charge, bar
 from rules_min.win_flags import check as check_win_flags
+# At import, not at the first declared win: its 3K of tables need contiguous blocks that a
+# heap fragmented by a long session may no longer have (MemoryError seen on the 64-bit port).
+from rules_min.shanten import shanten
 
 _WINDS = "ESWN"
 _SUITS = "msp"
@@ -423,7 +426,6 @@ class Hand:
             ft, total = (None, 0) if row < 0 else (row, 8)
         if ft is not None and (total >= 8 or self.rules != "mcr"):
             raise _err(i, "is_a_win", "the declared hand is a win: key it in as a win")
-        from rules_min.shanten import shanten
         counts[win] -= 1
         n = shanten(counts, len(melds) // 3)
         if self.rules == "mcr":
