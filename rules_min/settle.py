@@ -58,6 +58,8 @@ class Hand:
         self.flags = []
         self.out = [False] * 4       # Sichuan: has won and left the hand
         self.barred = [False] * 4    # may not win this hand any more
+        if self.absent is not None:
+            self.out[self.absent] = True   # nobody there to win, deal in or kong
         self.winners = []            # seats in the order they won
         self.first_group = None      # Sichuan: seats of the first win's discard, and its discarder
         self.penalties = {}          # (seat, kind) -> times charged this hand

@@ -101,10 +101,12 @@ def config_for(device: str, head: Optional[int] = None) -> dict:
     if row is None:
         raise Conflict("table %d is not in the published seating of session %d" % (d.table, s.session))
     rules = formats.RULES[t.format]
-    cfg = {"rules": rules, "tournament": t.id, "session": s.session, "table": d.table, "players": list(row.players), "first_dealer": 0}
+    # a three-player table sits East, South, West (seating.py): North is the empty chair (null)
+    players = list(row.players) + [None] * (4 - len(row.players))
+    cfg = {"rules": rules, "tournament": t.id, "session": s.session, "table": d.table, "players": players, "first_dealer": 0}
     hands = formats.HANDS_PER_SESSION.get(rules)
     if rules == "mcr" and len(row.players) == 3:
-        hands = 15
+        hands = 15  # seed 000 §一.3 三人正常比赛，打15盘
     if hands:
         cfg["hands"] = hands
     cfg["minutes"] = formats.SESSION_MINUTES[t.format]
