@@ -1,0 +1,106 @@
+# A survival table on the box (勇者争先赛, seed 000 §三.2; docs/survival.md): the scores the
+# players carry in, the dice-roll key that fixes each hand's start and multiplier, the scores
+# after each hand (the win multiplied, penalties not), the bust that ends the table, and the
+# table's order at its end. The numbers are rules_min/survival.py's (one home, the server's too).
+#
+# Loaded only when a session config says mode "survival" (firmware/session.py): a box at an
+# ordinary session holds none of it. Scores are kept by player index (the config's players);
+# the records carry them by chair, as the hand's seats.
+from rules_min import survival as R
+from firmware import texts as T
+from firmware.texts import const
+
+_TITLE = const(0)
+_ROLL_TITLE = const(1)
+_NEXT = const(2)
+_TX = T.Table(
+    "第%d盘 %d倍|Hand %d x%d|"  # _TITLE
+    "第%d盘 现%d倍|Hand %d now x%d|"  # _ROLL_TITLE
+    "%d分钟后%d倍|in %d min: x%d|"  # _NEXT
+)
+
+
+def text(i, lang):
+    return _TX.get(i, lang)
+
+
+class Survival:
+    def __init__(self, cfg):
+        self.event_start = cfg["event_start"]
+        self.final = cfg.get("final", False)
+        self.scores = list(cfg["scores"])     # by player index
+        self.history = [self.scores[:]]       # at the table's start and after every hand
+        self.hand_start = None                # epoch seconds of this hand's dice roll
+        self.mult = None                      # this hand's multiplier, fixed at the roll
+        self.last = (None, None)              # the last hand's winner and discarder (player index)
+
+    # ---- the dice roll ----
+    def mult_at(self, now_s):
+        # a box clock before the event's start (set early) shows the first multiplier
+        return R.multiplier(max(0, now_s - self.event_start))
+
+    def roll(self, now_s):
+        """The dealer rolled the dice: the hand is in progress, its multiplier is the one in force
+        now (若牌局正在进行中，则从下一盘起翻倍)."""
+        self.hand_start = now_s
+        self.mult = self.mult_at(now_s)
+
+    def rolled(self):
+        return self.hand_start is not None
+
+    # ---- after a hand ----
+    def hand_done(self, chairs, deltas, wins):
+        """A hand settled with deltas (by chair, unmultiplied) and wins (the record's): the
+        survival scores move by m x the win's payments + the penalties. Returns the record's
+        fields: hand_start, multiplier, scores by chair."""
+        w = d = None
+        total = 0
+        if wins:
+            w, d, total = wins[0]["seat"], wins[0]["from"], wins[0]["total"]
+        play, pen = R.split(deltas, total, w, d)
+        ch = R.change(play, pen, self.mult)
+        for c in range(4):
+            self.scores[chairs[c]] += ch[c]
+        self.history.append(self.scores[:])
+        self.last = (None if w is None else chairs[w], None if d is None else chairs[d])
+        out = {"hand_start": self.hand_start, "multiplier": self.mult,
+               "scores": [self.scores[chairs[c]] for c in range(4)]}
+        self.hand_start = None
+        self.mult = None
+        return out
+
+    def replay(self, rec, players):
+        """A hand record read back from the journal at boot."""
+        seats = rec["seats"]
+        sc = rec.get("scores")
+        if sc is None:
+            return
+        for c in range(4):
+            self.scores[players.index(seats[c])] = sc[c]
+        self.history.append(self.scores[:])
+        wins = rec.get("wins") or ()
+        if wins:
+            w, d = wins[0]["seat"], wins[0]["from"]
+            self.last = (players.index(seats[w]), None if d is None else players.index(seats[d]))
+        else:
+            self.last = (None, None)
+
+    def busted(self):
+        return bool(R.busted(self.scores))
+
+    def order(self):
+        """[(player index, place, out)] best first (追平胜; simultaneous busts by the seed)."""
+        return R.table_order(self.history, self.last[0], self.last[1])
+
+    # ---- what the screens show ----
+    def title(self, app):
+        s = app.session
+        if self.mult is None:
+            return text(_ROLL_TITLE, app.lang) % (s.hand, self.mult_at(app.now_s()))
+        return text(_TITLE, app.lang) % (s.hand, self.mult)
+
+    def next_line(self, app):
+        """When the multiplier next goes up, for the table waiting to roll."""
+        now = app.now_s()
+        at = R.next_step_s(self.event_start, max(now, self.event_start))
+        return text(_NEXT, app.lang) % ((at - now + 59) // 60, self.mult_at(at))
