@@ -140,7 +140,13 @@ class Journal:
       ack_error     None, or why the ack file was ignored
     """
 
-    def __init__(self, path, segment_size=4096, max_payload=1024, reserve_blocks=4):
+    # max_payload (default 1536, or what a smaller segment holds): within one link frame
+    # (firmware/link.py: 38 + 1536 + 10 <= 2048 bytes), and room for a Sichuan hand of several
+    # kongs, penalties and three wins (~1.2 KB as protocol/record.py writes it; the app refuses
+    # an event that would leave a hand's record no room for its wins)
+    def __init__(self, path, segment_size=4096, max_payload=None, reserve_blocks=4):
+        if max_payload is None:
+            max_payload = min(1536, segment_size - HEADER)
         if max_payload < 1 or max_payload > 0xFFFF:
             raise ValueError("max_payload must be 1..65535")
         if segment_size < HEADER + max_payload:

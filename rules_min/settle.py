@@ -6,7 +6,8 @@
 #   h.deltas(), h.transfers, h.next_dealer, h.flags
 #
 # A transfer is [payer, payee, points, reason]; payer or payee None is a deduction (a penalty
-# paid to nobody). Any prefix of a hand's events settles, so the device can show running totals.
+# paid to nobody). h.wins keeps each win as scored, [seat, discarder, fans, total] with fans
+# [[fan id, count], ...], so a caller never scores a hand a second time to show or record it. Any prefix of a hand's events settles, so the device can show running totals.
 # A three-player table (seed 000 §一.3 三人正常比赛, seed 004 §三.1 三人继续比赛): options
 # {"absent": chair} names the empty chair. It takes part in nothing: an event naming it is
 # refused, a payment to or from it is no payment (so every "each player pays" pays among the
@@ -19,9 +20,6 @@ guangdong = None
 from rules_min.notation import parse
 from rules_min.penalties import charge, bar
 from rules_min.win_flags import check as check_win_flags
-# At import, not at the first declared win: its 3K of tables need contiguous blocks that a
-# heap fragmented by a long session may no longer have (MemoryError seen on the 64-bit port).
-from rules_min.shanten import shanten
 
 _WINDS = "ESWN"
 _SUITS = "msp"
@@ -29,6 +27,14 @@ _SUITS = "msp"
 
 def _err(i, code, msg):
     return ValueError(code, "event %d: %s" % (i, msg), i)
+
+
+def _ids(counts, n):
+    out = []
+    for f in range(n):
+        if counts[f]:
+            out.append([f, counts[f]])
+    return out
 
 
 def _load(rules):
@@ -61,6 +67,7 @@ class Hand:
         if self.absent is not None:
             self.out[self.absent] = True   # nobody there to win, deal in or kong
         self.winners = []            # seats in the order they won
+        self.wins = []               # [seat, discarder, [[fan id, count], ...], total] per win
         self.first_group = None      # Sichuan: seats of the first win's discard, and its discarder
         self.penalties = {}          # (seat, kind) -> times charged this hand
         self.kongs = []              # [seat, kind, from, [transfer indices], passed_on]
@@ -306,6 +313,11 @@ class Hand:
                               seat_wind, self.prevalent, mixed)
         if ft is None or total < 8:
             raise _err(i, "not_win", "not a win of 8 fans: key it in as a declared win")
+        from rules_min import mcr_table
+        fans = _ids(ft, mcr_table.NUM_FANS)
+        if fl:
+            fans.append([mcr_table.FLOWER_TILES, fl])
+        self.wins.append([w, src, fans, total + fl])
         p = mcr_pay.payments(total + fl, w, src)
         if self.absent is not None:   # what the winner gets for three is for two
             p[w] += p[self.absent]
@@ -339,6 +351,7 @@ class Hand:
                                  bool(self.options.get("gen")))
         if f is None:
             raise _err(i, "not_win", "not a winning hand")
+        self.wins.append([w, src, _ids(f, sichuan.NUM_FANS), total])
         v = sichuan.value(total)
         why = "win %d fans" % total
         if src is None:
@@ -367,7 +380,8 @@ class Hand:
             if t is None:
                 raise _err(i, "bad_event", "unknown horse tile %r" % (h,))
             tiles.append(t)
-        hits = guangdong.horse_hits(tiles, w, self.dealer)
+        hits = guangdong.horse_hits(tiles, self.seat_wind(w) - 27, 0)   # by seat wind: three-player tables too
+        self.wins.append([w, src, [[row, 1]], table[row][2]])
         v = guangdong.BASE * table[row][2] * guangdong.horse_factor(hits, bool(self.options.get("horse_add")))
         why = "win %s x%d" % (table[row][0], table[row][2]) + (", %d horse hits" % hits if hits else "")
         # 承包: a robbed added kong, or 杠上开花 after a 放杠, makes one player pay all shares
@@ -457,6 +471,11 @@ class Hand:
             ft, total = (None, 0) if row < 0 else (row, 8)
         if ft is not None and (total >= 8 or self.rules != "mcr"):
             raise _err(i, "is_a_win", "the declared hand is a win: key it in as a win")
+        # shanten is imported here, not with the module: most sessions never declare a hand, and
+        # held all session it costs the box 11K (every scenario then needs a bigger heap). The
+        # box loads it with the heap collected as a declared hand starts (firmware/flows/declare.py),
+        # while its tables still find contiguous blocks.
+        from rules_min.shanten import shanten
         counts[win] -= 1
         n = shanten(counts, len(melds) // 3)
         if self.rules == "mcr":

@@ -90,7 +90,7 @@ def test_pico_build_runs_on_micropython(pico, tmp_path):
                        cwd=str(fs), env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert p.returncode == 0, p.stdout + p.stderr
     out = dict(line.split(" ", 1) for line in p.stdout.splitlines())
-    assert out["state"] == "melds"
+    assert out["state"] == "tiles"
     assert out["current"] == "[4]"  # 5m from the tag, through the MFRC522 driver
     assert out["device"] == "box-2a5b2c"  # the last bytes of machine.unique_id()
     assert int(out["lit"]) > 200

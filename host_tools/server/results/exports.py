@@ -65,7 +65,7 @@ def hand_records(res) -> list:
     hall's one clock (单盘最大番 最先达到 compares absolute times: a table that started late does
     not win ties it reached later)."""
     out = []
-    for (s, t), tb in sorted(res.tables.items()):
+    for (s, t), tb in sorted(res.read_hands().items()):
         for h in tb.hands:
             w = h.seats[h.winners[0]] if h.winners and h.winners[0] < 4 else None
             d = h.seats[h.discarder] if h.discarder is not None and w and 0 <= h.discarder < 4 else None
