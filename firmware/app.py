@@ -15,7 +15,7 @@
 # in a handler puts the app back on its main screen with the journal untouched; the hand in
 # progress keeps the events already confirmed.
 from firmware import flows, layout, states as S, texts as T
-from firmware.session import Session, WINDS
+from firmware.session import open_session, WINDS
 from protocol import record
 
 decode = record.decode       # a record's journal payload and back (the link's tools use these)
@@ -157,9 +157,13 @@ class App:
         self.page = 0
 
     def home(self):
-        """The screen to return to: the hand in progress, the end of the session, or idle."""
+        """The screen to return to: the hand in progress, the end of the session, or idle (a
+        survival table: its dice roll, its end)."""
         s = self.session
-        self.go("idle" if s is None else ("ended" if s.ended else "main"))
+        if s is not None and s.survival is not None:
+            self.go(s.survival.home(s))
+        else:
+            self.go("idle" if s is None else ("ended" if s.ended else "main"))
 
     def _reset_after_error(self, e):
         self.home()
@@ -225,11 +229,11 @@ class App:
         flows.forget("protocol.config")
         self._forget("setup")
         _preload(cfg["rules"])
-        self.session = Session(cfg, start_ms)
+        self.session = open_session(cfg, start_ms)
         self.lang = cfg.get("lang", self.lang)
         self.events = []
         self.rebuild()
-        self.go("main")
+        self.home()
 
     # ---- resume after a reboot: replay the journal ----
     def _resume(self):
@@ -247,7 +251,7 @@ class App:
                     k = "seats" if name == "players" else name
                     if k in rec:
                         cfg[name] = rec[k]
-                self.session = Session(config.with_defaults(cfg), 0)
+                self.session = open_session(config.with_defaults(cfg), 0)
                 self.lang = self.session.cfg["lang"]
                 started = rec.get("time", 0)
                 closed = False
@@ -256,6 +260,8 @@ class App:
             elif kind == "hand":
                 s = self.session
                 s.apply(rec["deltas"])
+                if s.survival is not None:
+                    s.survival.done(rec, s.players)
                 if rec.get("time_out"):
                     s.time_out()
                 else:
@@ -289,7 +295,7 @@ class App:
     def new_hand(self):
         from rules_min.settle import Hand
         s = self.session
-        return Hand(s.rules, s.dealer, WINDS[s.prevalent])
+        return Hand(s.rules, s.dealer, WINDS[s.prevalent], None if s.empty is None else {"absent": s.empty})
 
     def rebuild(self):
         """The hand in progress again from its confirmed events: after an undo, or a preview
@@ -400,12 +406,16 @@ class App:
         h.finish()
         self._paid(h, len(self.events) - 1)
         wins = [record.win(w[0], w[1], w[3], w[2]) for w in h.wins]
+        sv = s.survival
+        more = {} if sv is None else sv.after(s.chairs, h.deltas(), wins, self.now_s())
         rec = record.hand(s.cfg, s.hand, s.seats(), s.dealer, WINDS[s.prevalent], self.events, h.deltas(),
-                          self.transfers(), h.flags, wins, h.next_dealer, self.now_s(), time_out)
+                          self.transfers(), h.flags, wins, h.next_dealer, self.now_s(), time_out, **more)
         t0 = self.clock()
         self.j.append(record.encode(rec))
         self.last_commit_ms = self.clock() - t0
         s.apply(rec["deltas"])
+        if sv is not None:
+            sv.done(rec, s.players)
         if time_out:
             s.time_out()
         else:
@@ -422,11 +432,12 @@ class App:
         s.ended = s.ended or reason or "referee"
         scores = {}
         for p in range(4):
-            scores[s.players[p]] = s.totals[p]
+            if p != s.empty:
+                scores[s.players[p]] = s.totals[p]
         self.j.append(record.encode(record.session_end(s.cfg, s.hand - 1, s.ended, scores, self.now_s())))
         self.hand = None
         self.events = []
-        self.go("ended")
+        self.home()
 
 
 def _preload(rules):

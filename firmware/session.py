@@ -5,11 +5,28 @@
 # Chairs 0-3 are the physical places, chair 0 East at the start. Seats in the rules core are
 # chairs; seat winds follow the dealer. chairs[c] is the player index (0-3 in the config's list)
 # sitting at chair c.
+#
+# A three-player table (firmware/session_three.py) and a survival table (firmware/survival.py)
+# are sessions with rules of their own, loaded only when a config asks for them (open_session).
 
 WINDS = "ESWN"
 
 
+def open_session(cfg, start_ms=0):
+    """The session of a checked config, of the class its table needs."""
+    if cfg.get("mode") == "survival":
+        from firmware.survival import SurvivalSession as S
+    elif None in cfg["players"]:
+        from firmware.session_three import ThreeSession as S
+    else:
+        S = Session
+    return S(cfg, start_ms)
+
+
 class Session:
+    survival = None               # a survival table's scores (firmware/survival.py)
+    empty = None                  # the empty chair of a three-player table
+
     def __init__(self, cfg, start_ms=0):
         self.cfg = cfg
         self.rules = cfg["rules"]
@@ -22,7 +39,7 @@ class Session:
         self.prevalent = 0            # index into WINDS
         self.chairs = [0, 1, 2, 3]
         self.totals = [0, 0, 0, 0]    # per player index
-        self.ended = None             # None, "hands" or "time"
+        self.ended = None             # None, "hands", "time", "referee" or "bust"
 
     # ---- who is where ----
     def player_at(self, chair):
@@ -80,13 +97,16 @@ class Session:
         that 7/3 shows as 2.3; None for rule sets without them."""
         if self.rules != "mcr":
             return None
-        pts = (40, 20, 10, 0)
-        order = sorted(range(4), key=lambda p: -self.totals[p])
+        pts = (40, 20, 10, 0)         # three players: 4/2/1 (seed 000 §一.3); None for the empty chair
+        order = sorted([p for p in range(4) if p != self.empty], key=lambda p: -self.totals[p])
+        n = len(order)
         out = [0, 0, 0, 0]
+        if n < 4:
+            out[self.empty] = None
         i = 0
-        while i < 4:
+        while i < n:
             j = i
-            while j + 1 < 4 and self.totals[order[j + 1]] == self.totals[order[i]]:
+            while j + 1 < n and self.totals[order[j + 1]] == self.totals[order[i]]:
                 j += 1
             share = sum(pts[i:j + 1]) // (j - i + 1)
             for k in range(i, j + 1):

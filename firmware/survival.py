@@ -3,12 +3,20 @@
 # after each hand (the win multiplied, penalties not), the bust that ends the table, and the
 # table's order at its end. The numbers are rules_min/survival.py's (one home, the server's too).
 #
-# Loaded only when a session config says mode "survival" (firmware/session.py): a box at an
-# ordinary session holds none of it. Scores are kept by player index (the config's players);
-# the records carry them by chair, as the hand's seats.
+# Loaded only when a session config says mode "survival" (firmware/session.py open_session): a
+# box at an ordinary session holds none of it. Scores are kept by player index (the config's
+# players); the records carry them by chair, as the hand's seats.
+#
+# DECISIONS: a survival table has no hand count and no time limit of its own (it ends at its
+# bust, or when the referee ends it); the chairs change every round as in a session (每圈换位),
+# and after the North round they go back to the table's first order, the prevalent wind to East.
+# A referee's correction on the box does not move the survival scores: survival hands are
+# corrected on the server, which replays the table (host_tools/tournament/survival_live.py).
 from rules_min import survival as R
 from firmware import texts as T
 from firmware.texts import const
+from firmware.session import Session
+from protocol.record import HAND_MAX
 
 _TITLE = const(0)
 _ROLL_TITLE = const(1)
@@ -49,25 +57,26 @@ class Survival:
         return self.hand_start is not None
 
     # ---- after a hand ----
-    def hand_done(self, chairs, deltas, wins):
-        """A hand settled with deltas (by chair, unmultiplied) and wins (the record's): the
-        survival scores move by m x the win's payments + the penalties. Returns the record's
-        fields: hand_start, multiplier, scores by chair."""
+    def after(self, chairs, deltas, wins, now_s):
+        """The record's fields of a hand settled with deltas (by chair, unmultiplied) and wins
+        (the record's): hand_start, multiplier, and the survival scores by chair, moved by m x
+        the win's payments + the penalties. Nothing changes until done()."""
+        if self.mult is None:       # no roll keyed (cannot happen from the keys): roll now
+            self.roll(now_s)
         w = d = None
         total = 0
         if wins:
             w, d, total = wins[0]["seat"], wins[0]["from"], wins[0]["total"]
         play, pen = R.split(deltas, total, w, d)
         ch = R.change(play, pen, self.mult)
-        for c in range(4):
-            self.scores[chairs[c]] += ch[c]
-        self.history.append(self.scores[:])
-        self.last = (None if w is None else chairs[w], None if d is None else chairs[d])
-        out = {"hand_start": self.hand_start, "multiplier": self.mult,
-               "scores": [self.scores[chairs[c]] for c in range(4)]}
+        return {"hand_start": self.hand_start, "multiplier": self.mult,
+                "scores": [self.scores[chairs[c]] + ch[c] for c in range(4)]}
+
+    def done(self, rec, players):
+        """The hand's record is on flash: its scores stand (also at boot, from the journal)."""
+        self.replay(rec, players)
         self.hand_start = None
         self.mult = None
-        return out
 
     def replay(self, rec, players):
         """A hand record read back from the journal at boot."""
@@ -92,6 +101,10 @@ class Survival:
         """[(player index, place, out)] best first (追平胜; simultaneous busts by the seed)."""
         return R.table_order(self.history, self.last[0], self.last[1])
 
+    def home(self, s):
+        """The table's screen between steps: over, the hand in progress, or waiting to roll."""
+        return "sv_end" if s.ended else ("main" if self.mult is not None else "roll")
+
     # ---- what the screens show ----
     def title(self, app):
         s = app.session
@@ -104,3 +117,25 @@ class Survival:
         now = app.now_s()
         at = R.next_step_s(self.event_start, max(now, self.event_start))
         return text(_NEXT, app.lang) % ((at - now + 59) // 60, self.mult_at(at))
+
+
+class SurvivalSession(Session):
+    def __init__(self, cfg, start_ms=0):
+        Session.__init__(self, cfg, start_ms)
+        self.survival = Survival(cfg)
+        self.hands = HAND_MAX         # protocol/record.py: the most hands a record numbers
+        self.limit_ms = _NO_LIMIT_MS
+
+    def next_hand(self, next_dealer):
+        Session.next_hand(self, next_dealer)
+        if self.survival.busted():
+            self.ended = "bust"       # 打立出局: the table is over, no further hand
+
+    def _change_chairs(self, rounds_done):
+        if rounds_done % 4 == 0:
+            self.chairs = [0, 1, 2, 3]
+        else:
+            Session._change_chairs(self, rounds_done % 4)
+
+
+_NO_LIMIT_MS = 1000 * 86400000    # a thousand days

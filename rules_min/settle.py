@@ -37,6 +37,15 @@ def _ids(counts, n):
     return out
 
 
+def wind_index(s, dealer, absent=None):
+    """Seat s's wind, 0 E .. 3 N: by turn from the dealer, the empty chair of a three-player
+    table skipped (the box's screens use it too)."""
+    k = (s - dealer) % 4
+    if absent is not None and (absent - dealer) % 4 < k:
+        k -= 1
+    return k
+
+
 def _load(rules):
     global sichuan, guangdong
     if rules == "sichuan" and sichuan is None:
@@ -113,12 +122,8 @@ class Hand:
         return (s + 1) % 4 if s == self.absent else s
 
     def seat_wind(self, s):
-        """The seat wind tile (27 E .. 30 N) of seat s: by turn from the dealer, the empty chair
-        skipped."""
-        k = (s - self.dealer) % 4
-        if self.absent is not None and (self.absent - self.dealer) % 4 < k:
-            k -= 1
-        return 27 + k
+        """The seat wind tile (27 E .. 30 N) of seat s."""
+        return 27 + wind_index(s, self.dealer, self.absent)
 
     def others_in(self, s):
         return [x for x in range(4) if x != s and not self.out[x]]

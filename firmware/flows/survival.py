@@ -7,20 +7,18 @@ from firmware.texts import const
 from firmware.flows import parts
 
 _ROLL_HINT = const(0)
-_ROLL_LINE = const(1)
-_OVER_TITLE = const(2)
-_OVER_HEAD = const(3)
-_OUT = const(4)
-_OVER_HINT = const(5)
-_FINAL_TITLE = const(6)
+_OVER_TITLE = const(1)
+_OVER_HEAD = const(2)
+_OUT = const(3)
+_OVER_HINT = const(4)
+_FINAL_TITLE = const(5)
 _TX = T.Table(
     "#开始 4裁判 5文|# start 4 ref 5 lang|"  # _ROLL_HINT
-    "庄家开始本盘时按#|# when the dealer starts|"  # _ROLL_LINE
     "本桌结束|Table over|"  # _OVER_TITLE
     "名次 选手\t分|Place Player\tScore|"  # _OVER_HEAD
     "出局|out|"  # _OUT
     "D新对局 4裁判|D new 4 ref|"  # _OVER_HINT
-    "最终名次|Final places|"  # _FINAL_TITLE
+    "最后名次|Final places|"  # _FINAL_TITLE
 )
 
 
@@ -40,7 +38,8 @@ def _cells(app):
 # ---- waiting for the dice roll ----
 def s_roll(app):
     sv = app.session.survival
-    return sv.title(app), _cells(app) + [sv.next_line(app), _t(app, _ROLL_LINE)], _t(app, _ROLL_HINT)
+    # # when the dealer rolls the dice (庄家掷骰起): the hand's start and multiplier
+    return sv.title(app), _cells(app) + [sv.next_line(app)], _t(app, _ROLL_HINT)
 
 
 def k_roll(app, key):
