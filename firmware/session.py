@@ -7,25 +7,17 @@
 # sitting at chair c.
 #
 # A three-player table (firmware/session_three.py) and a survival table (firmware/survival.py)
-# are sessions with rules of their own, loaded only when a config asks for them (open_session).
+# are sessions with rules of their own, loaded only when a config asks for them (firmware/app.py
+# open_session).
 
 WINDS = "ESWN"
-
-
-def open_session(cfg, start_ms=0):
-    """The session of a checked config, of the class its table needs."""
-    if cfg.get("mode") == "survival":
-        from firmware.survival import SurvivalSession as S
-    elif None in cfg["players"]:
-        from firmware.session_three import ThreeSession as S
-    else:
-        S = Session
-    return S(cfg, start_ms)
 
 
 class Session:
     survival = None               # a survival table's scores (firmware/survival.py)
     empty = None                  # the empty chair of a three-player table
+    options = None                # the rules core's options for its hands (settle.Hand)
+    nobody = (False, False, False, False)   # chairs that confirm nothing (no player there)
 
     def __init__(self, cfg, start_ms=0):
         self.cfg = cfg
@@ -60,7 +52,12 @@ class Session:
         return self.time_left_ms(now_ms) == 0
 
     # ---- after a hand ----
-    def apply(self, deltas):
+    def stamp(self, rec):
+        pass                      # a survival table adds its fields to a hand's record
+
+    def apply(self, rec):
+        """A hand's record is on flash (or read back at boot): its points count."""
+        deltas = rec["deltas"]
         for c in range(4):
             self.totals[self.chairs[c]] += deltas[c]
 
@@ -97,16 +94,13 @@ class Session:
         that 7/3 shows as 2.3; None for rule sets without them."""
         if self.rules != "mcr":
             return None
-        pts = (40, 20, 10, 0)         # three players: 4/2/1 (seed 000 §一.3); None for the empty chair
-        order = sorted([p for p in range(4) if p != self.empty], key=lambda p: -self.totals[p])
-        n = len(order)
+        pts = (40, 20, 10, 0)
+        order = sorted(range(4), key=lambda p: -self.totals[p])
         out = [0, 0, 0, 0]
-        if n < 4:
-            out[self.empty] = None
         i = 0
-        while i < n:
+        while i < 4:
             j = i
-            while j + 1 < n and self.totals[order[j + 1]] == self.totals[order[i]]:
+            while j + 1 < 4 and self.totals[order[j + 1]] == self.totals[order[i]]:
                 j += 1
             share = sum(pts[i:j + 1]) // (j - i + 1)
             for k in range(i, j + 1):

@@ -1,7 +1,7 @@
 # A three-player table (protocol/config.py: one null chair in players). Seed 000 §一.3 若有三人，
 # 正常比赛，打15盘（5圈），标准分计4、2、1分; seed 004 §三.1 此时若有三人，则继续比赛. Loaded only for
-# such a table (firmware/session.py open_session); the rules core settles its hands with the
-# empty chair absent (rules_min/settle.py options absent).
+# such a table (firmware/app.py open_session); the rules core settles its hands with the empty
+# chair absent (rules_min/settle_three.py).
 #
 # DECISIONS: the three keep their chairs all session (the seed's 换位 moves four players among
 # four chairs); the MCR dealer passes round the three, so a round (圈) is 3 hands and 5 rounds
@@ -14,7 +14,9 @@ from firmware.session import Session, WINDS
 class ThreeSession(Session):
     def __init__(self, cfg, start_ms=0):
         Session.__init__(self, cfg, start_ms)
-        self.empty = self.players.index(None)
+        e = self.empty = self.players.index(None)
+        self.options = {"absent": e}
+        self.nobody = [c == e for c in range(4)]
 
     def player_at(self, chair):
         p = self.players[self.chairs[chair]]
@@ -24,7 +26,7 @@ class ThreeSession(Session):
         return [self.players[self.chairs[c]] for c in range(4)]   # null at the empty chair
 
     def seat_wind(self, chair):
-        from rules_min.settle import wind_index
+        from rules_min.settle_three import wind_index
         return WINDS[wind_index(chair, self.dealer, self.empty)]
 
     def next_hand(self, next_dealer):
@@ -40,3 +42,16 @@ class ThreeSession(Session):
         self.hand += 1
         if self.hand > self.hands:
             self.ended = "hands"
+
+    def standard_scores(self):
+        """4/2/1 among the three (seed 000 §一.3), ties sharing; None for the empty chair."""
+        t = self.totals
+        e = self.empty
+        keep = t[e]
+        t[e] = -(1 << 30)             # last: the three share 4, 2 and 1, the empty chair gets the 0
+        try:
+            out = Session.standard_scores(self)
+        finally:
+            t[e] = keep
+        out[e] = None
+        return out

@@ -126,6 +126,17 @@ class SurvivalSession(Session):
         self.hands = HAND_MAX         # protocol/record.py: the most hands a record numbers
         self.limit_ms = _NO_LIMIT_MS
 
+    def stamp(self, rec):
+        """A hand's record before it goes on flash: its start, multiplier and scores."""
+        sv = self.survival
+        f = sv.after(self.chairs, rec["deltas"], rec["wins"], rec["time"])
+        for k in f:
+            rec[k] = f[k]
+
+    def apply(self, rec):
+        Session.apply(self, rec)
+        self.survival.done(rec, self.players)
+
     def next_hand(self, next_dealer):
         Session.next_hand(self, next_dealer)
         if self.survival.busted():

@@ -18,7 +18,8 @@
 #                time; time_out (optional, true: the hand ran out of session time);
 #                hand_start (optional: epoch seconds of the dealer's dice roll, the survival
 #                multiplier's clock), multiplier (optional, survival: what the box applied),
-#                scores (optional, survival: each chair's survival score after the hand).
+#                scores (optional, survival: each chair's survival score after the hand:
+#                firmware/survival.py adds the three to the record hand() builds).
 #                A three-player table names its empty chair null in seats (protocol/config.py):
 #                it has delta 0, no transfer and no event, and never deals.
 #   correction   corrects {device, seq}, seats, deltas (the new ones), was (the old), reason,
@@ -63,7 +64,7 @@ def session(cfg, device, time):
 
 
 def hand(cfg, number, seats, dealer, wind, events, deltas, transfers, flags, wins, next_dealer, time,
-         time_out=False, hand_start=None, multiplier=None, scores=None):
+         time_out=False):
     rec = {"v": VERSION, "kind": "hand", "tournament": cfg["tournament"], "session": cfg["session"],
            "table": cfg["table"], "hand": number, "rules": cfg["rules"], "seats": seats,
            "dealer": dealer, "prevalent_wind": wind, "events": events, "deltas": deltas,
@@ -72,10 +73,6 @@ def hand(cfg, number, seats, dealer, wind, events, deltas, transfers, flags, win
            "next_dealer": next_dealer, "time": time}
     if time_out:
         rec["time_out"] = True
-    if hand_start is not None:        # survival (issue 14, docs/survival.md)
-        rec["hand_start"] = hand_start
-        rec["multiplier"] = multiplier
-        rec["scores"] = scores
     return rec
 
 

@@ -8,11 +8,7 @@
 # A transfer is [payer, payee, points, reason]; payer or payee None is a deduction (a penalty
 # paid to nobody). h.wins keeps each win as scored, [seat, discarder, fans, total] with fans
 # [[fan id, count], ...], so a caller never scores a hand a second time to show or record it. Any prefix of a hand's events settles, so the device can show running totals.
-# A three-player table (seed 000 §一.3 三人正常比赛, seed 004 §三.1 三人继续比赛): options
-# {"absent": chair} names the empty chair. It takes part in nothing: an event naming it is
-# refused, a payment to or from it is no payment (so every "each player pays" pays among the
-# three), what one player pays "for all" is for the two others, and the seat winds go E, S, W
-# round the three in turn from the dealer (DECISION: North is nobody's seat wind).
+# A three-player table's hands: rules_min/settle_three.py (ThreeHand, options {"absent": chair}).
 # Each rule set's scorer is imported where it is used: on the device a Sichuan table never
 # loads the ~30 KB of Chinese Official tables.
 sichuan = None
@@ -37,15 +33,6 @@ def _ids(counts, n):
     return out
 
 
-def wind_index(s, dealer, absent=None):
-    """Seat s's wind, 0 E .. 3 N: by turn from the dealer, the empty chair of a three-player
-    table skipped (the box's screens use it too)."""
-    k = (s - dealer) % 4
-    if absent is not None and (absent - dealer) % 4 < k:
-        k -= 1
-    return k
-
-
 def _load(rules):
     global sichuan, guangdong
     if rules == "sichuan" and sichuan is None:
@@ -57,6 +44,8 @@ def _load(rules):
 
 
 class Hand:
+    SHARES = 3                   # what one player pays "for all" (放杠, 承包): three others' shares
+
     def __init__(self, rules, dealer=0, prevalent="E", options=None):
         if rules not in ("mcr", "sichuan", "guangdong"):
             raise ValueError("unsupported_rules", "rule set %s is not available" % rules, None)
@@ -65,16 +54,10 @@ class Hand:
         self.dealer = dealer
         self.prevalent = 27 + _WINDS.find(prevalent)
         self.options = options or {}
-        self.absent = a = self.options.get("absent")   # the empty chair of a three-player table
-        if a is not None and (not isinstance(a, int) or isinstance(a, bool) or a < 0 or a > 3 or a == dealer):
-            raise ValueError("bad_request", "absent must be a seat 0-3 other than the dealer", None)
-        self.n_others = 3 if self.absent is None else 2
         self.transfers = []
         self.flags = []
         self.out = [False] * 4       # Sichuan: has won and left the hand
         self.barred = [False] * 4    # may not win this hand any more
-        if self.absent is not None:
-            self.out[self.absent] = True   # nobody there to win, deal in or kong
         self.winners = []            # seats in the order they won
         self.wins = []               # [seat, discarder, [[fan id, count], ...], total] per win
         self.first_group = None      # Sichuan: seats of the first win's discard, and its discarder
@@ -101,8 +84,6 @@ class Hand:
         return d
 
     def pay(self, a, b, points, reason):
-        if self.absent is not None and (a == self.absent or b == self.absent):
-            points = 0     # the empty chair neither pays nor gets (settled() leaves it out)
         self.transfers.append([a, b, points, reason])
         return len(self.transfers) - 1
 
@@ -112,18 +93,7 @@ class Hand:
             return None
         if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v > 3:
             raise _err(i, "bad_seat", "%s must be a seat 0-3" % key)
-        if v == self.absent:
-            raise _err(i, "absent_seat", "%s: nobody sits at seat %d" % (key, v))
         return v
-
-    def after(self, s):
-        """The seat after s in turn order (the dealer's right), the empty chair skipped."""
-        s = (s + 1) % 4
-        return (s + 1) % 4 if s == self.absent else s
-
-    def seat_wind(self, s):
-        """The seat wind tile (27 E .. 30 N) of seat s."""
-        return 27 + wind_index(s, self.dealer, self.absent)
 
     def others_in(self, s):
         return [x for x in range(4) if x != s and not self.out[x]]
@@ -204,7 +174,7 @@ class Hand:
         elif self.rules == "guangdong":
             base = guangdong.BASE
             if kind == "direct":   # 放杠: the discarder pays all three shares
-                k[3].append(self.pay(src, s, self.n_others * base, "direct kong, discarder pays for three (放杠)"))
+                k[3].append(self.pay(src, s, self.SHARES * base, "direct kong, discarder pays for three (放杠)"))
             else:
                 each = 2 * base if kind == "concealed" else base
                 for x in range(4):
@@ -312,7 +282,7 @@ class Hand:
         msg = mcr.check_flags(melds, counts, win, src is None, last_kind, kong)
         if msg:
             raise _err(i, "bad_flags", msg)
-        seat_wind = self.seat_wind(w)
+        seat_wind = 27 + (w - self.dealer) % 4
         # seed 000 §二.14: out on a kong's replacement that was a flower is no 杠上开花
         ft, total = mcr.score(melds, counts, win, src is None, last_kind, last_tile, kong and not flower,
                               seat_wind, self.prevalent, mixed)
@@ -324,9 +294,6 @@ class Hand:
             fans.append([mcr_table.FLOWER_TILES, fl])
         self.wins.append([w, src, fans, total + fl])
         p = mcr_pay.payments(total + fl, w, src)
-        if self.absent is not None:   # what the winner gets for three is for two
-            p[w] += p[self.absent]
-            p[self.absent] = 0
         why = "win %d fans" % (total + fl) + (" self-drawn" if src is None else "")
         if misnamed:
             # seed 001 §四.8: the discarder named the tile wrongly and so led to this win: the
@@ -385,7 +352,7 @@ class Hand:
             if t is None:
                 raise _err(i, "bad_event", "unknown horse tile %r" % (h,))
             tiles.append(t)
-        hits = guangdong.horse_hits(tiles, self.seat_wind(w) - 27, 0)   # by seat wind: three-player tables too
+        hits = guangdong.horse_hits(tiles, w, self.dealer)
         self.wins.append([w, src, [[row, 1]], table[row][2]])
         v = guangdong.BASE * table[row][2] * guangdong.horse_factor(hits, bool(self.options.get("horse_add")))
         why = "win %s x%d" % (table[row][0], table[row][2]) + (", %d horse hits" % hits if hits else "")
@@ -396,7 +363,7 @@ class Hand:
         elif kong and src is None and prev[1] == "direct":
             liable = prev[2]
         if liable is not None:
-            self.pay(liable, w, self.n_others * v, why + ", pays for all (承包)")
+            self.pay(liable, w, self.SHARES * v, why + ", pays for all (承包)")
         elif src is None:
             for x in range(4):
                 if x != w:
@@ -436,7 +403,7 @@ class Hand:
     def _end_after_win(self, first, src, ws):
         if self.rules == "mcr":
             self.ended = True
-            self.next_dealer = self.after(self.dealer)
+            self.next_dealer = (self.dealer + 1) % 4
         elif self.rules == "guangdong":
             self.ended = True
             self.next_dealer = ws[0] if len(ws) == 1 else src
@@ -461,7 +428,7 @@ class Hand:
             return
         melds, counts, win, letters = self._hand(i, ev)
         if self.rules == "mcr":
-            seat_wind = self.seat_wind(s)
+            seat_wind = 27 + (s - self.dealer) % 4
             from rules_min import mcr
             ft, total = mcr.score(melds, counts, win, False, False, False, False, seat_wind, self.prevalent)
         elif self.rules == "sichuan":
@@ -510,10 +477,10 @@ class Hand:
     def wall_end(self, i, ev):
         self.ended = True
         if self.rules == "mcr":
-            self.next_dealer = self.after(self.dealer)
+            self.next_dealer = (self.dealer + 1) % 4
             return
         if self.rules == "guangdong":
-            self.next_dealer = self.after(self.dealer)
+            self.next_dealer = (self.dealer + 1) % 4
             return
         hands = ev.get("hands") or {}
         missing = ev.get("missing_suit") or {}

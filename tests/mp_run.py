@@ -61,6 +61,12 @@ def run_module(path):
             print("FAIL %s.%s" % (mod.__name__, name))
             sys.print_exception(exc)
         gc.collect()  # each test starts with the heap the previous one left free
+    # the module goes once its tests ran: a long list of modules must not add up in the heap
+    name = mod.__name__
+    mod = fn = None
+    if name in sys.modules:
+        del sys.modules[name]
+    gc.collect()
     return passed, failed
 
 

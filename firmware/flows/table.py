@@ -63,14 +63,14 @@ def open_discard(app):
 # ---- main ----
 def s_main(app):
     s = app.session
-    sv = s.survival
-    if sv is None:
+    sv = s.survival            # a survival table: the hand's multiplier and the survival scores
+    if sv:
+        title = sv.title(app)
+        tot = sv.scores
+    else:
         left = s.time_left_ms(app.clock()) // 60000
         title = _t(app, _MAIN_TITLE) % (s.hand, s.hands, app.tx(T.WIND_E + s.prevalent), left)
         tot = s.totals
-    else:                      # the hand's multiplier and the survival scores
-        title = sv.title(app)
-        tot = sv.scores
     run = app.running()
     cells = []
     for c in range(4):

@@ -197,7 +197,7 @@ def preview(app):
     d = app.d
     ev = event(app)
     pay, err = app.preview(ev, finish=app.session.rules != "guangdong", joining=d.get("same", False))
-    d["ok"] = [c == app.session.empty for c in range(4)]    # nobody confirms for an empty chair
+    d["ok"] = list(app.session.nobody)    # an empty chair has nobody to confirm
     if err:
         d["err"] = err
         app.to("refused")

@@ -57,6 +57,6 @@ def test_guangdong_direct_kong_the_discarder_pays_for_two():
 
 
 def test_a_bad_absent_option_is_refused():
-    for bad in ("3", True, 4, -1, 0):     # 0 is the dealer
+    for bad in ("3", True, 4, -2, 0, None):     # 0 is the dealer
         r = __import__("settle_util").settle("mcr", [{"wall_end": True}], options={"absent": bad})
         assert r["ok"] is False and r["error"]["code"] == "bad_request", (bad, r)

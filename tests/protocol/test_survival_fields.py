@@ -60,9 +60,13 @@ def test_a_session_record_carries_the_survival_config():
 
 
 def hand(**kw):
+    # a survival box adds the three fields to the record hand() builds (firmware/survival.py)
     wins = [record.win(0, 3, 8, [[1, 1]])]
-    return record.hand(SURV, 1, ["11", "12", "13", "14"], 0, "E", [], [32, -8, -8, -16],
-                       [[3, 0, 16, "win"], [1, 0, 8, "win"], [2, 0, 8, "win"]], [], wins, 1, 1760000700, **kw)
+    rec = record.hand(SURV, 1, ["11", "12", "13", "14"], 0, "E", [], [32, -8, -8, -16],
+                      [[3, 0, 16, "win"], [1, 0, 8, "win"], [2, 0, 8, "win"]], [], wins, 1, 1760000700)
+    for k in kw:
+        rec[k] = kw[k]
+    return rec
 
 
 def test_a_hand_carries_its_dice_roll_multiplier_and_scores():
