@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "axes",
     "host_tools.server.tournaments",
     "host_tools.server.boxes",
+    "host_tools.server.survival",
     "host_tools.server.web",
 ]
 
