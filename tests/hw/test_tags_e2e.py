@@ -134,7 +134,7 @@ def test_write_then_verify_a_sichuan_set(box, tmp_path):
 def test_tags_are_refused_during_a_session(box):
     from host_tools.tags import LinkClient, open_port
     box.app.push_config({"rules": "mcr", "tournament": "T", "session": 1, "table": 1,
-                         "players": ["1", "2", "3", "4"]})
+                         "players": ["1", "2", "3", "4"], "first_dealer": 0})
     box.start()
     port = open_port(box.port_path)
     try:
