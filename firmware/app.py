@@ -49,7 +49,7 @@ class App:
         self.paid_by = []             # the event index of each transfer of the hand in progress
         self.tentative = None         # a preview stands in the hand (see preview)
         self._ev_bytes = 0            # the confirmed events as a record writes them, in bytes
-        self._skeleton = None         # a record of this hand with no events, in bytes
+        self._skeleton = None         # (session config, hand) and the bytes of its record with no events
         self.state = "idle"
         self.d = {}                   # the current step's data
         self.msg = ""
@@ -158,9 +158,10 @@ class App:
         self.page = 0
 
     def home(self):
-        """The screen to return to: the hand in progress, the end of the session, or idle."""
+        """The screen to return to: the hand in progress, the end of the session, or idle (a
+        survival table: its dice roll, its end)."""
         s = self.session
-        self.go("idle" if s is None else ("ended" if s.ended else "main"))
+        self.go("idle" if s is None else (s.survival.home(s) if s.survival else ("ended" if s.ended else "main")))
 
     def _reset_after_error(self, e):
         self.home()
@@ -226,11 +227,11 @@ class App:
         flows.forget("protocol.config")
         self._forget("setup")
         _preload(cfg["rules"])
-        self.session = Session(cfg, start_ms)
+        self.session = open_session(cfg, start_ms)
         self.lang = cfg.get("lang", self.lang)
         self.events = []
         self.rebuild()
-        self.go("main")
+        self.home()
 
     # ---- resume after a reboot: replay the journal ----
     def _resume(self):
@@ -248,7 +249,7 @@ class App:
                     k = "seats" if name == "players" else name
                     if k in rec:
                         cfg[name] = rec[k]
-                self.session = Session(config.with_defaults(cfg), 0)
+                self.session = open_session(config.with_defaults(cfg), 0)
                 self.lang = self.session.cfg["lang"]
                 started = rec.get("time", 0)
                 closed = False
@@ -256,7 +257,7 @@ class App:
                 continue
             elif kind == "hand":
                 s = self.session
-                s.apply(rec["deltas"])
+                s.apply(rec)
                 if rec.get("time_out"):
                     s.time_out()
                 else:
@@ -290,7 +291,9 @@ class App:
     def new_hand(self):
         from rules_min.settle import Hand
         s = self.session
-        return Hand(s.rules, s.dealer, WINDS[s.prevalent])
+        if s.options:       # a three-player table (firmware/session_three.py)
+            from rules_min.settle_three import ThreeHand as Hand
+        return Hand(s.rules, s.dealer, WINDS[s.prevalent], s.options)
 
     def rebuild(self):
         """The hand in progress again from its confirmed events: after an undo, or a preview
@@ -304,7 +307,6 @@ class App:
         h = self.new_hand()
         self.paid_by = []
         self._ev_bytes = 0
-        self._skeleton = None
         for i in range(len(self.events)):
             h.event(i, self.events[i])
             self._paid(h, i)
@@ -370,12 +372,13 @@ class App:
             t = self.now_s()
             import gc
             gc.collect()   # the record is built and written in one go: let it find the heap tidy
-            self.j.prepare(self._hand_payload(False, t))
+            rec = self._hand_record(False, t)
+            self.j.prepare(record.encode(rec))
             # what the confirmation must match to commit it as it is: the event (as written),
             # the events before it, the transfers attributed, the hand, and the record's seq
-            # still the prepared one
+            # still the prepared one; and the record, for the session's totals
             self._ready = (t, dumps(ev), len(self.paid_by), len(self.events) - 1, self.session.hand,
-                           self.j.pending())
+                           self.j.pending(), rec)
         except Exception:  # the confirmation writes the record itself, and says what failed
             self.j.discard()
         finally:
@@ -390,11 +393,14 @@ class App:
         from rules_min.jsonout import dumps
         s = self.session
         h = self.hand
-        if self._skeleton is None:
+        k = (s.cfg, s.hand)
+        if self._skeleton is None or self._skeleton[0] != k:
+            # once a hand (an undo or a preview not taken keeps it): its 256 bytes found while the
+            # heap is whole, not after a declared hand's shanten tables took it (MemoryError seen)
             rec = record.hand(s.cfg, s.hand, s.seats(), s.dealer, WINDS[s.prevalent], [], [0, 0, 0, 0], [], [],
                               [], None, self.now_s())
-            self._skeleton = len(record.encode(rec)) + 40   # deltas, discarder, next dealer grown
-        n = self._skeleton + self._ev_bytes + len(dumps(ev)) + 1 + _TRANSFER_MAX * len(h.transfers)
+            self._skeleton = (k, len(record.encode(rec)) + 40)   # deltas, discarder, next dealer grown
+        n = self._skeleton[1] + self._ev_bytes + len(dumps(ev)) + 1 + _TRANSFER_MAX * len(h.transfers)
         for w in h.wins:
             n += len(dumps(w)) + 20
         return n
@@ -431,22 +437,23 @@ class App:
         s = self.session
         r = self._ready
         self._ready = None
-        self.hand.finish()
-        self._paid(self.hand, len(self.events) - 1)
+        h = self.hand
+        h.finish()
+        self._paid(h, len(self.events) - 1)
         t0 = self.clock()
         if r is not None and not time_out and self._as_prepared(r):
+            rec = r[6]
             self.j.commit()   # the record _prepare_hand wrote, unchanged since: one small write
         else:
             import gc
             gc.collect()   # the record is built and written in one go: let it find the heap tidy
-            payload = self._hand_payload(time_out, self.now_s() if r is None else r[0])
+            rec = self._hand_record(time_out, self.now_s() if r is None else r[0])
             if r is None:
-                self.j.append(payload)
+                self.j.append(record.encode(rec))
             else:
-                self.j.append_prepared(payload)   # the same bytes after all: still one small write
+                self.j.append_prepared(record.encode(rec))   # the same bytes after all: one small write
         self.last_commit_ms = self.clock() - t0
-        h = self.hand
-        s.apply(h.deltas())
+        s.apply(rec)
         if time_out:
             s.time_out()
         else:
@@ -465,24 +472,38 @@ class App:
         return (r[2] == len(self.paid_by) and r[3] == len(self.events) - 1 and r[4] == self.session.hand
                 and self.j.pending() == r[5] and r[5] == self.j.last_seq + 1 and r[1] == dumps(self.events[-1]))
 
-    def _hand_payload(self, time_out, t):
+    def _hand_record(self, time_out, t):
         # the hand's record, its events as confirmed (commit_hand's, and _prepare_hand's ahead)
         s = self.session
         h = self.hand
         wins = [record.win(w[0], w[1], w[3], w[2]) for w in h.wins]
-        return record.encode(record.hand(s.cfg, s.hand, s.seats(), s.dealer, WINDS[s.prevalent], self.events,
-                                         h.deltas(), self.transfers(), h.flags, wins, h.next_dealer, t, time_out))
+        rec = record.hand(s.cfg, s.hand, s.seats(), s.dealer, WINDS[s.prevalent], self.events, h.deltas(),
+                          self.transfers(), h.flags, wins, h.next_dealer, t, time_out)
+        s.stamp(rec)
+        return rec
 
     def end_session(self, reason=None):
         s = self.session
         s.ended = s.ended or reason or "referee"
         scores = {}
         for p in range(4):
-            scores[s.players[p]] = s.totals[p]
+            if p != s.empty:
+                scores[s.players[p]] = s.totals[p]
         self.j.append(record.encode(record.session_end(s.cfg, s.hand - 1, s.ended, scores, self.now_s())))
         self.hand = None
         self.events = []
-        self.go("ended")
+        self.home()
+
+
+def open_session(cfg, start_ms):
+    # a three-player or a survival table: a session with rules of its own, loaded only for it
+    if cfg.get("mode") == "survival":
+        from firmware.survival import SurvivalSession as S
+    elif None in cfg["players"]:
+        from firmware.session_three import ThreeSession as S
+    else:
+        S = Session
+    return S(cfg, start_ms)
 
 
 def _preload(rules):
