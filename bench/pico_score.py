@@ -164,17 +164,19 @@ def report(results):
         L.append("-- %s: native kernels %s, %.0f s wall --" % (res["firmware"], res["native_kernels"], res["wall_s"]))
         if not res["rules"]:
             L.append("(scoring not run: --commit-only)")
-        L.append("%-10s %5s %9s %9s %9s %12s %12s %10s %s" % ("rules", "hands", "median", "p90", "worst",
-                                                            "alloc med", "alloc max", "scorer B", "replies"))
+        else:
+            L.append("%-10s %5s %9s %9s %9s %12s %12s %10s %s" % ("rules", "hands", "median", "p90", "worst",
+                                                                "alloc med", "alloc max", "scorer B", "replies"))
         for rules in res["rules"]:
             x = res["rules"][rules]
             L.append("%-10s %5d %7.2fms %7.2fms %7.2fms %10dB %10dB %10d %s" % (
                 rules, x["hands"], x["median_ms"], x["p90_ms"], x["worst_ms"], x["alloc_median_bytes"],
                 x["alloc_max_bytes"], x["scorer_alloc_max_bytes"],
                 "all as CPython" if not x["replies_differ"] else "%d DIFFER %s" % (x["replies_differ"], x["differ_index"])))
-        m = res["rules"].get("mcr", {"scorer_heap_locked_ok": 0, "hands": 0})
-        L.append("MCR scorer (mcr.score_into) ran with the heap locked on %d of %d hands" % (
-            m["scorer_heap_locked_ok"], m["hands"]))
+        m = res["rules"].get("mcr")
+        if m:
+            L.append("MCR scorer (mcr.score_into) ran with the heap locked on %d of %d hands" % (
+                m["scorer_heap_locked_ok"], m["hands"]))
         c = res.get("commit")
         if c and "error" in c:
             L.append("commit: FAILED: %s" % c["error"])
@@ -182,8 +184,8 @@ def report(results):
         elif c:
             L.append("commit (last confirmation key -> record on flash, %d records): median %.1f ms, worst %.1f ms;"
                      " of it in the journal: median %.1f ms" % (c["records"], c["median_ms"], c["worst_ms"],
-                                                                 c["journal_median_ms"]))
-            if c["prepared_ahead"]:
+                                                                 c.get("journal_median_ms") or 0.0))
+            if c.get("prepared_ahead"):
                 L.append("  %d records prepared ahead at their preview (the erase before the key): that key press or"
                          " tap median %.1f ms, worst %.1f ms" % (c["prepared_ahead"], c["prepare_press_median_ms"],
                                                               c["prepare_press_worst_ms"]))
