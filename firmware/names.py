@@ -11,8 +11,9 @@ _index = {}
 
 class Names:
     def __init__(self, s):
-        # MicroPython lends a str's UTF-8 bytes without a copy; CPython encodes once
-        self.b = b = memoryview(s) if _MP else s.encode()
+        # a table may be bytes (the rules core keeps ASCII names so; its replies send them as
+        # they are); MicroPython lends a str's UTF-8 bytes without a copy; CPython encodes once
+        self.b = b = memoryview(s) if _MP or isinstance(s, bytes) else s.encode()
         n = 1
         for i in range(len(b)):
             if b[i] == 124:      # "|"

@@ -61,11 +61,9 @@ def run_module(path):
             print("FAIL %s.%s" % (mod.__name__, name))
             sys.print_exception(exc)
         gc.collect()  # each test starts with the heap the previous one left free
-    # the module goes once its tests ran: a long list of modules must not add up in the heap
-    name = mod.__name__
+    # the test module's code goes once it has run: the suite's modules need not all fit at once
+    sys.modules.pop(mod.__name__, None)
     mod = fn = None
-    if name in sys.modules:
-        del sys.modules[name]
     gc.collect()
     return passed, failed
 
