@@ -47,7 +47,9 @@ class Table:
 
     def _time(self, name):
         # the journal's share of a key press: the outermost journal call is timed
-        real = getattr(self.j, name)
+        real = getattr(self.j, name, None)
+        if real is None:  # a firmware whose journal predates the call
+            return
         table = self
 
         def timed(*a):
