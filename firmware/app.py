@@ -84,10 +84,12 @@ class App:
         return row
 
     def _tidy(self):
-        # drop the flows of rare steps once the table has left them
+        # drop the flows of rare steps once the table has left them (not the flow whose tiles
+        # are being tapped: its callbacks wait in d, and a second copy of it would be imported)
         cur = S.flow_of(self.state)
+        owner = self.d.get("owner")
         for name, states in S.FLOWS:
-            if name != cur and name not in S.RESIDENT and flows.loaded(name):
+            if name != cur and name != owner and name not in S.RESIDENT and flows.loaded(name):
                 self._forget(name)
 
     def _forget(self, name):
@@ -226,6 +228,7 @@ class App:
         self._forget("setup")
         _preload(cfg["rules"])
         self.session = Session(cfg, start_ms)
+        self.session.keyed = _keyed(cfg["rules"])
         self.lang = cfg.get("lang", self.lang)
         self.events = []
         self.rebuild()
@@ -269,6 +272,7 @@ class App:
         flows.forget("protocol.config")
         if self.session is not None:
             self._forget("setup")
+            self.session.keyed = _keyed(self.session.rules)
             _preload(self.session.rules)
             if self.session.ended and not closed:
                 # the power died between the last hand and the session's closing record
@@ -427,6 +431,17 @@ class App:
         self.hand = None
         self.events = []
         self.go("ended")
+
+
+def _keyed(rules):
+    # what a table of this rule set may key (rules_min/keyed.py, the one home of those facts):
+    # its win flags, penalty kinds and bar reasons, read once a session as one string
+    # (Session.keyed_list takes it apart); the table module is forgotten again, so neither
+    # playing nor a penalty holds its ~4K
+    from rules_min import keyed
+    out = " ".join(keyed.flags(rules)) + "|" + " ".join(keyed.kinds(rules)) + "|" + " ".join(keyed.bar_reasons(rules))
+    flows.forget("rules_min.keyed")
+    return out
 
 
 def _preload(rules):

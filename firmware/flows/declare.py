@@ -4,7 +4,7 @@
 from firmware import texts as T
 from firmware.texts import const
 from firmware.entry import Entry
-from firmware.flows import parts, tiles
+from firmware.flows import load, parts
 
 # this flow's texts (firmware/texts.py)
 _DECLARED_LINE = const(0)
@@ -38,7 +38,8 @@ def k_decl_who(app, key):
         return
     r = app.session.rules
     _shanten()
-    tiles.begin(app, Entry(14, chows=r == "mcr", honours=r != "sichuan"), _who, _done, _back, seat=c)
+    load("tiles").begin(app, Entry(14, chows=r == "mcr", honours=r != "sichuan"), _who, _done, _back, seat=c,
+                owner="declare")
 
 
 def _shanten():
@@ -87,7 +88,7 @@ def k_decl_ok(app, key):
     d = app.d
     if key == "*":
         d["entry"].undo()
-        tiles.begin(app, d["entry"], _who, _done, _back, seat=d["seat"])
+        load("tiles").begin(app, d["entry"], _who, _done, _back, seat=d["seat"], owner="declare")
         return
     c = parts.seat_key(key)
     if c is None:

@@ -9,6 +9,7 @@
 #             can change while the tiles go in)
 #     done    done(app) when the entry is complete; back(app) when * leaves it
 #     flowers whether flower tiles count here (MCR wins): d["flowers"] holds the tiles read
+#   a flow that is not resident passes owner="its name": it stays loaded while its tiles go in
 from firmware import texts as T
 from firmware.texts import const
 from firmware.entry import KONG
