@@ -53,7 +53,7 @@ class Person:
         self.emu.add_tag(what)
 
 
-def host(port, *args, timeout=120):
+def host(port, *args, timeout=300):  # 300: a machine busy with other work
     return subprocess.run([sys.executable, "-m", "host_tools", "tags", *args, "--port", port, "--json"],
                           capture_output=True, text=True, timeout=timeout, cwd=str(REPO))
 

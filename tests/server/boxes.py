@@ -55,6 +55,11 @@ class Box:
                     self.pty = m.group(1)
                     if "--script" not in argv:
                         return
+                    # the box names its pty once the script is played, and the "script done" line
+                    # follows at once: it may already sit in the pipe's read buffer, where select()
+                    # cannot see it, so read it now
+                    line = self.proc.stdout.readline()
+                    buf += line
                 if "serving the link" in line or ("journal records" in line and "--script" in argv):
                     return
         raise AssertionError("the simulated box did not come up: " + buf)

@@ -29,7 +29,7 @@ def _reply(request, status: int, body: dict):
                          "(the stored one is kept), 403 unknown device or bad signature, 400 malformed. The envelope is checked "
                          "first, then the signature, then the payload.")
 def post_record(request, env: Envelope):
-    status, body = ingest.store_one(env.model_dump())
+    status, body = ingest.store_fields(env.device, env.seq, env.payload, env.sig)
     return _reply(request, status, body)
 
 

@@ -66,7 +66,7 @@ def hand_records(res) -> list:
     from fractions import Fraction
 
     out = []
-    for (s, t), tb in sorted(res.tables.items()):
+    for (s, t), tb in sorted(res.read_hands().items()):
         if not tb.hands:
             continue
         t0 = tb.start.time if tb.start else tb.hands[0].time
