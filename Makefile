@@ -16,7 +16,9 @@ MP_TESTS ?= $(wildcard tests/core/test_*.py) $(wildcard tests/protocol/test_*.py
 MP_TESTS += tests/tournament/test_survival_rules.py
 
 MPY_DIR := build/mpy
-MPY_FILES := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard rules_min/*.py))
+# rules_min/mcr_viper.py is native code: it compiles only for a board's -march (tools/firmware_build.py);
+# the unix port runs the portable kernels.
+MPY_FILES := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(filter-out rules_min/mcr_viper.py,$(wildcard rules_min/*.py)))
 # The stdio loop goes flat in build/mpy so `micropython -m score_stdio` finds it there.
 ifneq ($(wildcard firmware/score_stdio.py),)
 MPY_FILES += $(MPY_DIR)/score_stdio.mpy
@@ -112,9 +114,16 @@ mp-settle: mpy
 
 bench: venv
 	$(BIN)/python bench/table_flow.py --json build/bench/table_flow.json
-	@if [ -f bench/__main__.py ]; then exec $(BIN)/python -m bench; \
-	elif [ -f bench/run.py ]; then exec $(BIN)/python -m bench.run; \
+	@if [ -f bench/__main__.py ]; then $(BIN)/python -m bench; \
+	elif [ -f bench/run.py ]; then $(BIN)/python -m bench.run; \
 	else echo "no benchmarks yet: bench/run.py is missing" >&2; exit 1; fi
+	@$(MAKE) --no-print-directory bench-pico
+
+# Scoring and commit on the emulated Pico (bench/pico_score.py): the stock UF2 with the .mpy files,
+# and the frozen UF2 when `make pico-uf2` has built it. ~10 min of emulation on a busy machine.
+.PHONY: bench-pico
+bench-pico: venv pico-deps firmware
+	nice $(BIN)/python bench/pico_score.py
 
 clean:
 	rm -rf build
