@@ -61,6 +61,9 @@ PAGED = ("confirm", "decl_ok", "ended", "pen_kind", "pen_reason", "refused", "mo
 # flows that stay loaded; the others (steps taken a few times a session) are loaded when the
 # table enters them and dropped when it leaves, so they cost no heap the rest of the time
 RESIDENT = ("table",)
+# flows every hand passes through: dropped like the others where the heap is tight, kept where
+# it has room (more than firmware/app.py's _ROOMY free: nothing to gain, and no import per hand)
+EVERY_HAND = ("win", "tiles")
 
 
 def flow_of(state):

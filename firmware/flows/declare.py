@@ -46,6 +46,8 @@ def _shanten():
     # the rules core counts how far the declared hand is from ready (错和 or 诈和): load that
     # now, with the heap collected, not after the tiles' garbage
     import gc
+    from firmware import app as a
+    a.make_room()
     gc.collect()
     import rules_min.shanten  # noqa: F401
 

@@ -2,7 +2,8 @@
 # tiles) go to a firmware/entry.py Entry; # closes the tiles tapped since the last meld as a
 # claimed meld (a kong then asks: 0 concealed, # claimed); * takes back the last tile (or
 # reopens the last meld, or leaves). The entry is done when its concealed tiles are all there:
-# then the flow that started it goes on (d["done"]), with no key pressed.
+# then the flow that started it goes on (d["done"], run by app.later once this flow is dropped,
+# so the hand is scored without it in the heap), with no key pressed.
 #
 #   tiles.begin(app, entry, who, done, back, flowers=False)
 #     who     who(app): the line naming whose tiles these are (drawn each time: the language
@@ -155,7 +156,7 @@ def t_tiles(app, tile, uid):
     if err:
         parts.say(app, err)
     elif e.complete():
-        d["done"](app)
+        app.later(d["done"], app)   # scored once this flow has left the heap
 
 
 HANDLERS = (

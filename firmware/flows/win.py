@@ -249,7 +249,8 @@ def done(app):
         if app.state == "confirm":
             app.go("another", src=ev["from"])
         return
-    app.confirm(ev)
+    app.d = {}                  # nothing of this flow stays referenced: it leaves the heap
+    app.later(app.confirm, ev)  # before the hand's record is built
 
 
 def t_confirm(app, tile, uid):

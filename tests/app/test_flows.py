@@ -237,7 +237,7 @@ def test_fan_names_are_found_by_index():
     for m, n in ((mcr_table, 82), (sichuan, 11)):
         for s in (m.CN, m.EN):
             idx = names.Names(s)
-            assert len(idx) == n and [idx.get(i) for i in range(n)] == s.split("|")
+            assert len(idx) == n and [idx.get(i) for i in range(n)] == s.decode().split("|")   # UTF-8 bytes
     assert names.fan("mcr", 34, "cn") == ("组合龙", 12) and names.fan("mcr", 80, "en") == ("Flower Tiles", 1)
     assert names.fan("guangdong", 5, "en") == ("Full Flush", 4)
 
