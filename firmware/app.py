@@ -72,7 +72,7 @@ class App:
         self.paid_by = []             # the event index of each transfer of the hand in progress
         self.tentative = None         # a preview stands in the hand (see preview)
         self._ev_bytes = 0            # the confirmed events as a record writes them, in bytes
-        self._skeleton = None         # a record of this hand with no events, in bytes: (hand, size)
+        self._skeleton = None         # (session config, hand) and the bytes of its record with no events
         self.state = "idle"
         self.d = {}                   # the current step's data
         self.msg = ""
@@ -205,9 +205,10 @@ class App:
         self.page = 0
 
     def home(self):
-        """The screen to return to: the hand in progress, the end of the session, or idle."""
+        """The screen to return to: the hand in progress, the end of the session, or idle (a
+        survival table: its dice roll, its end)."""
         s = self.session
-        self.go("idle" if s is None else ("ended" if s.ended else "main"))
+        self.go("idle" if s is None else (s.survival.home(s) if s.survival else ("ended" if s.ended else "main")))
 
     def _reset_after_error(self, e):
         self._later = None
@@ -275,12 +276,12 @@ class App:
         flows.forget("protocol.config")
         self._forget("setup")
         _preload(cfg["rules"])
-        self.session = Session(cfg, start_ms)
+        self.session = open_session(cfg, start_ms)
         self.session.keyed = _keyed(cfg["rules"])
         self.lang = cfg.get("lang", self.lang)
         self.events = []
         self.rebuild()
-        self.go("main")
+        self.home()
 
     # ---- resume after a reboot: replay the journal ----
     def _resume(self):
@@ -299,7 +300,7 @@ class App:
                     k = "seats" if name == "players" else name
                     if k in rec:
                         cfg[name] = rec[k]
-                self.session = Session(config.with_defaults(cfg), 0)
+                self.session = open_session(config.with_defaults(cfg), 0)
                 self.lang = self.session.cfg["lang"]
                 started = rec.get("time", 0)
                 closed = False
@@ -307,7 +308,7 @@ class App:
                 continue
             elif kind == "hand":
                 s = self.session
-                s.apply(rec["deltas"])
+                s.apply(rec)
                 if rec.get("time_out"):
                     s.time_out()
                 else:
@@ -342,7 +343,9 @@ class App:
     def new_hand(self):
         from rules_min.settle import Hand
         s = self.session
-        return Hand(s.rules, s.dealer, WINDS[s.prevalent])
+        if s.options:       # a three-player table (firmware/session_three.py)
+            from rules_min.settle_three import ThreeHand as Hand
+        return Hand(s.rules, s.dealer, WINDS[s.prevalent], s.options)
 
     def rebuild(self):
         """The hand in progress again from its confirmed events: after an undo, or a preview
@@ -407,11 +410,14 @@ class App:
         from rules_min.jsonout import dumps
         s = self.session
         h = self.hand
-        if self._skeleton is None or self._skeleton[0] != s.hand:   # once a hand, not per replay
+        k = (s.cfg, s.hand)
+        if self._skeleton is None or self._skeleton[0] != k:
+            # once a hand (an undo or a preview not taken keeps it): its 256 bytes found while the
+            # heap is whole, not after a declared hand's shanten tables took it (MemoryError seen)
             record = _record()
             rec = record.hand(s.cfg, s.hand, s.seats(), s.dealer, WINDS[s.prevalent], [], [0, 0, 0, 0], [], [],
                               [], None, self.now_s())
-            self._skeleton = (s.hand, len(record.encode(rec)) + 40)   # deltas, discarder, next dealer grown
+            self._skeleton = (k, len(record.encode(rec)) + 40)   # deltas, discarder, next dealer grown
             rec = record = None
         n = self._skeleton[1] + self._ev_bytes + len(dumps(ev)) + 1 + _TRANSFER_MAX * len(h.transfers)
         for w in h.wins:
@@ -457,11 +463,12 @@ class App:
         wins = [record.win(w[0], w[1], w[3], w[2]) for w in h.wins]
         rec = record.hand(s.cfg, s.hand, s.seats(), s.dealer, WINDS[s.prevalent], self.events, h.deltas(),
                           self.transfers(), h.flags, wins, h.next_dealer, self.now_s(), time_out)
+        s.stamp(rec)
         t0 = self.clock()
         self.j.append(record.encode(rec))
         self.last_commit_ms = self.clock() - t0
         record = None
-        s.apply(rec["deltas"])
+        s.apply(rec)
         if time_out:
             s.time_out()
         else:
@@ -478,13 +485,25 @@ class App:
         s.ended = s.ended or reason or "referee"
         scores = {}
         for p in range(4):
-            scores[s.players[p]] = s.totals[p]
+            if p != s.empty:
+                scores[s.players[p]] = s.totals[p]
         record = _record()
         self.j.append(record.encode(record.session_end(s.cfg, s.hand - 1, s.ended, scores, self.now_s())))
         record = None
         self.hand = None
         self.events = []
-        self.go("ended")
+        self.home()
+
+
+def open_session(cfg, start_ms):
+    # a three-player or a survival table: a session with rules of its own, loaded only for it
+    if cfg.get("mode") == "survival":
+        from firmware.survival import SurvivalSession as S
+    elif None in cfg["players"]:
+        from firmware.session_three import ThreeSession as S
+    else:
+        S = Session
+    return S(cfg, start_ms)
 
 
 def _keyed(rules):

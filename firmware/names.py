@@ -11,13 +11,9 @@ _index = {}
 
 class Names:
     def __init__(self, s):
-        # the rules core's tables are UTF-8 bytes (str: MicroPython lends a str's UTF-8 bytes
-        # without a copy; CPython encodes once)
-        if isinstance(s, (bytes, bytearray)):
-            b = s
-        else:
-            b = memoryview(s) if _MP else s.encode()
-        self.b = b
+        # a table may be bytes (the rules core keeps ASCII names so; its replies send them as
+        # they are); MicroPython lends a str's UTF-8 bytes without a copy; CPython encodes once
+        self.b = b = memoryview(s) if _MP or isinstance(s, bytes) else s.encode()
         n = 1
         for i in range(len(b)):
             if b[i] == 124:      # "|"

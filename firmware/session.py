@@ -5,11 +5,20 @@
 # Chairs 0-3 are the physical places, chair 0 East at the start. Seats in the rules core are
 # chairs; seat winds follow the dealer. chairs[c] is the player index (0-3 in the config's list)
 # sitting at chair c.
+#
+# A three-player table (firmware/session_three.py) and a survival table (firmware/survival.py)
+# are sessions with rules of their own, loaded only when a config asks for them (firmware/app.py
+# open_session).
 
 WINDS = "ESWN"
 
 
 class Session:
+    survival = None               # a survival table's scores (firmware/survival.py)
+    empty = None                  # the empty chair of a three-player table
+    options = None                # the rules core's options for its hands (settle.Hand)
+    nobody = (False, False, False, False)   # chairs that confirm nothing (no player there)
+
     def __init__(self, cfg, start_ms=0):
         self.cfg = cfg
         self.rules = cfg["rules"]
@@ -22,7 +31,7 @@ class Session:
         self.prevalent = 0            # index into WINDS
         self.chairs = [0, 1, 2, 3]
         self.totals = [0, 0, 0, 0]    # per player index
-        self.ended = None             # None, "hands" or "time"
+        self.ended = None             # None, "hands", "time", "referee" or "bust"
         # what the rule set lets a table key, "flags|kinds|bar reasons" (space-separated): the
         # app reads it from rules_min/keyed.py as the session starts
         self.keyed = "||"
@@ -52,7 +61,12 @@ class Session:
         return self.time_left_ms(now_ms) == 0
 
     # ---- after a hand ----
-    def apply(self, deltas):
+    def stamp(self, rec):
+        pass                      # a survival table adds its fields to a hand's record
+
+    def apply(self, rec):
+        """A hand's record is on flash (or read back at boot): its points count."""
+        deltas = rec["deltas"]
         for c in range(4):
             self.totals[self.chairs[c]] += deltas[c]
 

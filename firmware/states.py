@@ -37,6 +37,9 @@
 #             ref           referee menu: correct a hand, end the session
 #             corr_hand     which hand to correct
 #             corr_delta    the hand's new points, seat by seat
+#   survival  roll          a survival table between hands: the scores, the multiplier now; #
+#                           when the dealer starts the hand (its start and multiplier are fixed)
+#             sv_end        a survival table is over (a player at 0): its order, who is out
 
 # flow -> its states
 FLOWS = (
@@ -52,11 +55,12 @@ FLOWS = (
     ("declare", ("decl_who", "decl_ok")),
     ("wall", ("wall_ok",)),
     ("referee", ("pin", "ref", "corr_hand", "corr_delta")),
+    ("survival", ("roll", "sv_end")),
 )
 
 # screens that list things to read: # turns their pages (elsewhere # is OK and the layout
 # keeps to one page)
-PAGED = ("confirm", "decl_ok", "ended", "pen_kind", "pen_reason", "refused", "more", "flags")
+PAGED = ("confirm", "decl_ok", "ended", "pen_kind", "pen_reason", "refused", "more", "flags", "sv_end")
 
 # flows that stay loaded; the others (steps taken a few times a session) are loaded when the
 # table enters them and dropped when it leaves, so they cost no heap the rest of the time

@@ -6,16 +6,26 @@
 // Requests ({"op": ..., ...}); every reply has "ok" and the chip's "ms" (emulated):
 //   boot     {fs | flash: path, uf2, elf, bootrom, mode, flash_timing, board: {display, reader,
 //             keypad}}                          power on (again) from a filesystem image or a whole
-//             flash image; "keep": true boots from the flash the chip has now (a reboot)
+//             flash image; "keep": true boots from the flash the chip has now (a reboot);
+//             "update": true flashes the uf2 over that flash first, as the RPI-RP2 drive does
 //   run      {ms}                              run the chip; reply "out" (hex, USB CDC output
-//             since the last reply), "cut" (a power cut happened: the op) or "fault"
+//             since the last reply), "cut" (a power cut happened: the op), "reset"
+//             ("reboot" / "bootsel": a watchdog reset, the chip stopped) or "fault"
+//   idle     {ms, jump_ms}                     run, the clock jumping up to jump_ms at once
+//             while the core sleeps (replies as run)
 //   write    {hex}                             bytes for the device's USB CDC input
 //   key      {key, down}                       a key of the keypad pressed / released
 //   tag      {id, uid, user}                   a tag placed on the reader (hex UID, user memory
 //             from page 4); lift {id} / lift {} takes one / all off
 //   display  {}                                "glass": 1024 bytes MONO_VLSB (hex), "frames"
 //   cut_at   {index}                           stop at this flash erase/program (-1: never)
+//   peek     {magic, n}                        n bytes after the first copy of magic in SRAM
+//   oplog    {on: true} / {}                   keep every flash erase/program / hand them over
 //   save     {path}                            write the 2 MiB flash image
+//   settle   {max_ms}                          run until the core sleeps (the firmware is done
+//             with what it was doing), at most max_ms; replies as run, and "asleep"
+//   burst    {}                                "burst_ms": the longest the core went without
+//             sleeping since the last burst request (how long the firmware took for an input)
 //   stats    {}                                counters
 import { readFileSync, writeFileSync } from 'fs';
 import { createInterface } from 'readline';
@@ -43,13 +53,13 @@ class Box {
       if (!this.chip) throw new Error('no chip to reboot');
       flash = this.chip.flashImage();
     } else if (req.flash) flash = readFileSync(req.flash);
-    if (!req.keep || !this.fw) this.fw = loadFirmware({ uf2: req.uf2, elf: req.elf, bootrom: req.bootrom });
+    if (!req.keep || !this.fw || req.update) this.fw = loadFirmware({ uf2: req.uf2, elf: req.elf, bootrom: req.bootrom });
     const fw = this.fw;
     this.board = req.board || this.board;
     this.bootReq = { mode: req.mode || (this.bootReq && this.bootReq.mode) || 'scripted',
       flashTiming: req.flash_timing !== undefined ? req.flash_timing : true };
     const chip = new Chip({
-      bootrom: fw.bootrom, uf2: fw.uf2, elf: fw.elf, flash,
+      bootrom: fw.bootrom, uf2: fw.uf2, elf: fw.elf, flash, update: req.update && flash ? fw.uf2 : null,
       fsImage: !flash && req.fs ? readFileSync(req.fs) : null,
       mode: this.bootReq.mode, flashTiming: this.bootReq.flashTiming,
     });
@@ -71,10 +81,11 @@ class Box {
   run(req) {
     const chip = this.chip;
     const end = chip.nanos + req.ms * 1e6;
-    const alive = chip.runUntil(end);
-    const r = { out: this._takeOut() };
+    const alive = req.jump_ms ? chip.idleUntil(end, req.jump_ms * 1e6) : chip.runUntil(end);
+    const r = { out: this._takeOut(), busy_ms: chip.busyNs / 1e6 };
     if (!alive && chip.cut) r.cut = chip.cut;
     if (!alive && chip.fault) r.fault = chip.fault;
+    if (!alive && chip.reset) r.reset = chip.reset;
     return r;
   }
 
@@ -88,7 +99,7 @@ class Box {
     const chip = this.chip;
     switch (req.op) {
       case 'boot': return this.boot(req);
-      case 'run': return this.run(req);
+      case 'run': case 'idle': return this.run(req);
       case 'write': chip.write(unhex(req.hex)); return {};
       case 'key':
         if (req.down) this.keypad.press(req.key); else this.keypad.release(req.key);
@@ -120,15 +131,39 @@ class Box {
         const d = this.display;
         return { glass: hex(d.glass()), frames: d.frames, on: d.on, errors: d.errors.slice(0, 5) };
       }
+      case 'peek': {
+        // {magic: hex, n}: the n bytes after the first copy of magic in SRAM (-1: not there),
+        // for probes that leave figures in a bytearray of their own (bench/pico_heap.py)
+        const sram = chip.mcu.sram;
+        const m = unhex(req.magic);
+        const i = Buffer.from(sram.buffer, sram.byteOffset, sram.length).indexOf(Buffer.from(m));
+        return i < 0 ? { at: -1 } : { at: i, hex: hex(sram.slice(i + m.length, i + m.length + (req.n || 32))) };
+      }
       case 'cut_at': this.cutAt = req.index; return {};
+      case 'oplog': {
+        // {on: true} starts keeping every flash erase/program from now on; {} hands over
+        // those kept since the last call: [kind, offset, count, data hex | null]
+        if (req.on) { chip.opLog = []; return { ops: [] }; }
+        const ops = (chip.opLog || []).map((o) => [o.kind, o.offset, o.count, o.data ? hex(o.data) : null]);
+        if (chip.opLog) chip.opLog = [];
+        return { ops };
+      }
       case 'save': writeFileSync(req.path, chip.flashImage()); return {};
+      case 'settle': {
+        const alive = chip.runUntilAsleep(req.max_ms * 1e6);
+        const r = { out: this._takeOut(), asleep: chip.core.waiting };
+        if (!alive && chip.cut) r.cut = chip.cut;
+        if (!alive && chip.reset) r.reset = chip.reset;
+        return r;
+      }
+      case 'burst': return { burst_ms: chip.takeBurst() };
       case 'stats':
         return {
           timer: chip.mcu.peripherals[0x40054].alarms.map((a) => [a.armed, a.targetMicros]),
           alarms: (() => { const l = []; let a = chip.clock.nextAlarm; while (a) { l.push(a.nanos); a = a.next; } return l; })(),
           now: chip.clock.nanos, waiting: chip.core.waiting, primask: chip.core.PM,
           trace: chip.traceLog ? chip.traceLog.slice(-30) : null,
-          flash_ops: chip.flashOps, cycles: chip.cycles, connected: chip.connected, pc: chip.where(),
+          flash_ops: chip.flashOps, cycles: chip.cycles, busy_ms: chip.busyNs / 1e6, connected: chip.connected, pc: chip.where(),
           reader_frames: this.reader ? this.reader.frames : 0,
           reader_errors: this.reader ? this.reader.errors.slice(0, 5) : [],
         };

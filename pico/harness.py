@@ -9,6 +9,8 @@ display, power cuts.
         p.glass()                                       # 1024 bytes MONO_VLSB, as the glass shows
         p.cut_at(12); p.run(...)                        # a power cut at the 12th flash write
         p.boot(keep=True)                               # power on again from the flash as it is
+        p.idle(90000)                                   # 90 s pass fast: the clock jumps while it sleeps
+        p.boot(keep=True, update=(uf2, elf))            # a new firmware flashed, the filesystem kept
 
 The part models take their pins from the board config (board_configs/pico.py), the same
 module `make firmware BOARD=pico` installs on the board.
@@ -43,7 +45,7 @@ def board_parts(board="pico"):
 
 
 class Pico:
-    def __init__(self, board="pico", uf2=None, elf=None, mode="scripted", flash_timing=True):
+    def __init__(self, board="pico", uf2=None, elf=None, mode="cycles", flash_timing=True):
         self.parts = board_parts(board)
         self.uf2 = uf2
         self.elf = elf
@@ -53,9 +55,11 @@ class Pico:
         self.proc = subprocess.Popen(["node", HARNESS], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, bufsize=1)
         self.ms = 0.0
+        self.busy_ms = 0.0  # emulated ms the core was not asleep, since this chip's power on
         self.out = bytearray()  # USB CDC output not read yet
         self.cut = None
         self.fault = None
+        self.reset = None  # "reboot" / "bootsel": the chip reset itself (watchdog) and stopped
         self._tag_n = 0
 
     # ---- plumbing ----
@@ -68,6 +72,7 @@ class Pico:
             raise ChipError("the harness ended (exit %s)" % self.proc.poll())
         r = json.loads(line)
         self.ms = r.get("ms", self.ms)
+        self.busy_ms = r.get("busy_ms", self.busy_ms)
         if not r.get("ok"):
             raise ChipError(r.get("error"))
         if r.get("out"):
@@ -91,10 +96,15 @@ class Pico:
         self.close()
 
     # ---- power ----
-    def boot(self, files=None, image=None, flash=None, keep=False):
+    def boot(self, files=None, image=None, flash=None, keep=False, update=None):
         """Power on from files ({path: bytes}), a littlefs image, a whole flash image (bytes), or
-        (keep=True) the flash the chip has now."""
+        (keep=True) the flash the chip has now. update=(uf2, elf): flash that firmware over the
+        flash first (keep or flash), as copying it to the RPI-RP2 drive does: the filesystem stays."""
+        if update is not None:
+            self.uf2, self.elf = update
         kw = {"mode": self.mode, "flash_timing": self.flash_timing, "board": self.parts}
+        if update is not None:
+            kw["update"] = True
         if self.uf2:
             kw["uf2"] = self.uf2
         if self.elf:
@@ -115,6 +125,7 @@ class Pico:
             kw["fs"] = p
         self.cut = None
         self.fault = None
+        self.reset = None
         self.out = bytearray()
         return self._req("boot", **kw)
 
@@ -122,6 +133,22 @@ class Pico:
         """Cut the power when the chip calls flash erase/program number `index` (from 0 at this
         boot); the flash stays as it was before that call."""
         self._req("cut_at", index=index)
+
+    def peek(self, magic, n=32):
+        """The n bytes that follow the first copy of `magic` in the chip's SRAM (None if none):
+        a probe on the chip leaves its figures in a bytearray that starts with magic."""
+        r = self._req("peek", magic=bytes(magic).hex(), n=n)
+        return None if r["at"] < 0 else bytes.fromhex(r["hex"])
+
+    def log_flash_ops(self):
+        """Keep every flash erase/program from now on (flash_ops() hands them over)."""
+        self._req("oplog", on=True)
+
+    def flash_ops(self):
+        """The flash erases/programs since log_flash_ops() or the last call, in order:
+        [(kind, offset, count, data bytes or None)]. apply_flash_ops(image, ops[:k]) is the
+        flash a power cut at the k-th of them leaves (the emulator is deterministic)."""
+        return [(k, o, n, bytes.fromhex(d) if d is not None else None) for k, o, n, d in self._req("oplog")["ops"]]
 
     def flash(self):
         p = os.path.join(self.tmp.name, "flash.bin")
@@ -134,10 +161,26 @@ class Pico:
 
     # ---- time ----
     def run(self, ms):
-        """Run the chip for `ms` emulated milliseconds. False when it stopped (power cut or fault)."""
-        r = self._req("run", ms=ms)
+        """Run the chip for `ms` emulated milliseconds. False when it stopped (a power cut, or a
+        reset: self.cut / self.reset say which)."""
+        return self._stopped(self._req("run", ms=ms))
+
+    def idle(self, ms, jump_ms=1000):
+        """Let `ms` pass fast: while the core sleeps the clock jumps up to jump_ms at once (as if
+        each sleep overslept), so an idle device loop runs about one step per jump."""
+        return self._stopped(self._req("idle", ms=ms, jump_ms=jump_ms))
+
+    def settle(self, max_ms=1000):
+        """Run until the core sleeps (at once if it does): the firmware has finished what it
+        was doing. False if the chip stopped."""
+        return self._stopped(self._req("settle", max_ms=max_ms))
+
+    def _stopped(self, r):
         if r.get("cut"):
             self.cut = r["cut"]
+            return False
+        if r.get("reset"):
+            self.reset = r["reset"]
             return False
         if r.get("fault"):
             self.fault = r["fault"]
@@ -188,6 +231,23 @@ class Pico:
     def stats(self):
         return self._req("stats")
 
+    def burst(self):
+        """The longest stretch (ms) the core went without sleeping since the last call: for
+        an input, how long the firmware took over it (the device loop sleeps between steps)."""
+        return self._req("burst")["burst_ms"]
+
+
+
+def apply_flash_ops(image, ops):
+    """The flash image after these erase/program calls (NOR flash: programming only clears bits)."""
+    f = bytearray(image)
+    for kind, off, n, data in ops:
+        if kind == "erase":
+            f[off:off + n] = b"\xff" * n
+        else:
+            for i in range(n):
+                f[off + i] &= data[i]
+    return bytes(f)
 
 
 def raw_exec(p, code, max_ms=60000, step_ms=20):

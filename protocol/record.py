@@ -15,11 +15,18 @@
 #   hand         tournament, session, table, hand, rules, seats (player ids by chair), dealer
 #                (chair), prevalent_wind, events (the settle protocol's input, as keyed),
 #                deltas (per chair), transfers, flags, wins, winners, discarder, next_dealer,
-#                time; time_out (optional, true: the hand ran out of session time)
+#                time; time_out (optional, true: the hand ran out of session time);
+#                hand_start (optional: epoch seconds of the dealer's dice roll, the survival
+#                multiplier's clock), multiplier (optional, survival: what the box applied),
+#                scores (optional, survival: each chair's survival score after the hand:
+#                firmware/survival.py adds the three to the record hand() builds).
+#                A three-player table names its empty chair null in seats (protocol/config.py):
+#                it has delta 0, no transfer and no event, and never deals.
 #   correction   corrects {device, seq}, seats, deltas (the new ones), was (the old), reason,
 #                referee, time
 #   session_end  tournament, session, table, hands (played), reason ("hands", "time",
-#                "referee"), match_scores {player: points}, time
+#                "referee", "bust": a survival table ended by a player at 0), match_scores
+#                {player: points} (the hands' deltas summed, in every mode), time
 # Every record has "v" (VERSION) and "kind".
 #
 # A hand's facts are data, never text in the language shown:

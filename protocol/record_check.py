@@ -14,7 +14,7 @@ EVENTS_MAX = 500
 WIN_FLAGS = ("kong", "last_tile", "last_of_kind", "win_tile_mixed", "replacement_flower", "misnamed",
              "kong_discard", "same_discard")
 KONG_KINDS = ("concealed", "added", "direct")
-END_REASONS = ("hands", "time", "referee")
+END_REASONS = ("hands", "time", "referee", "bust")   # bust: a survival table (docs/survival.md)
 
 # the fields of each kind: required, then optional
 FIELDS = {
@@ -26,7 +26,10 @@ FIELDS = {
     "correction": ("v", "kind", "corrects", "seats", "deltas", "was", "reason", "referee", "time"),
     "session_end": ("v", "kind", "tournament", "session", "table", "hands", "reason", "match_scores", "time"),
 }
-OPTIONAL = {"session": ("hands", "minutes", "lang"), "hand": ("time_out",), "correction": (), "session_end": ()}
+# a session record's optional fields are the config's (protocol/config.py FIELDS: one home);
+# a hand's hand_start, multiplier, scores: survival (issue 14)
+OPTIONAL = {"session": tuple(f[0] for f in config.FIELDS if not f[1]),
+            "hand": ("time_out", "hand_start", "multiplier", "scores"), "correction": (), "session_end": ()}
 
 # event key -> the other fields it may have, each with its kind (see _value)
 EVENTS = (
@@ -96,14 +99,38 @@ def _fields(rec, what, need, may=()):
 
 
 def _seats(v):
+    """The empty chair of a three-player table (one null), or None."""
     _list(v, "seats", config.SEATS)
     if len(v) != config.SEATS:
         raise Bad("seats must name %d players" % config.SEATS)
+    empty = None
     for i in range(len(v)):
+        if v[i] is None and empty is None:
+            empty = i
+            continue
         _id(v[i], "seats[%d]" % i, config.PLAYER_MAX)
         if v[i] in v[i + 1:]:
             raise Bad("seats name %s twice" % v[i])
-    return v
+    return empty
+
+
+def _nobody_at(rec, c):
+    # a three-player table: the empty chair takes part in nothing
+    if rec["deltas"][c] != 0:
+        raise Bad("deltas: nobody sits at seat %d, its delta is 0" % c)
+    for t in rec["transfers"]:
+        if t[0] == c or t[1] == c:
+            raise Bad("transfers: nobody sits at seat %d to pay or be paid" % c)
+    for w in rec["wins"]:
+        if w["seat"] == c or w["from"] == c:
+            raise Bad("wins: nobody sits at seat %d" % c)
+    if rec["dealer"] == c or rec["next_dealer"] == c:
+        raise Bad("dealer: nobody sits at seat %d to deal" % c)
+    for i in range(len(rec["events"])):
+        ev = rec["events"][i]
+        for k in ("win", "from", "seat", "declare"):
+            if ev.get(k) == c and not isinstance(ev.get(k), bool):
+                raise Bad("events[%d]: nobody sits at seat %d" % (i, c))
 
 
 def _deltas(v, what="deltas"):
@@ -224,7 +251,7 @@ def _wins(v, rules):
 
 
 def _check_hand(rec):
-    _seats(rec["seats"])
+    empty = _seats(rec["seats"])
     _int(rec["hand"], "hand", 1, HAND_MAX)
     _seat(rec["dealer"], "dealer")
     if rec["prevalent_wind"] not in WINDS:
@@ -258,6 +285,14 @@ def _check_hand(rec):
     _seat(rec["next_dealer"], "next_dealer", null=True)
     if "time_out" in rec and rec["time_out"] is not True:
         raise Bad("time_out must be true when present")
+    if empty is not None:
+        _nobody_at(rec, empty)
+    if "hand_start" in rec:
+        _int(rec["hand_start"], "hand_start", 0, TIME_MAX)
+    if "multiplier" in rec:
+        _int(rec["multiplier"], "multiplier", 1, 1000)
+    if "scores" in rec:
+        _deltas(rec["scores"], "scores")
 
 
 

@@ -8,6 +8,7 @@
 # A transfer is [payer, payee, points, reason]; payer or payee None is a deduction (a penalty
 # paid to nobody). h.wins keeps each win as scored, [seat, discarder, fans, total] with fans
 # [[fan id, count], ...], so a caller never scores a hand a second time to show or record it. Any prefix of a hand's events settles, so the device can show running totals.
+# A three-player table's hands: rules_min/settle_three.py (ThreeHand, options {"absent": chair}).
 # Each rule set's scorer is imported where it is used: on the device a Sichuan table never
 # loads the ~30 KB of Chinese Official tables.
 sichuan = None
@@ -43,6 +44,8 @@ def _load(rules):
 
 
 class Hand:
+    SHARES = 3                   # what one player pays "for all" (放杠, 承包): three others' shares
+
     def __init__(self, rules, dealer=0, prevalent="E", options=None):
         if rules not in ("mcr", "sichuan", "guangdong"):
             raise ValueError("unsupported_rules", "rule set %s is not available" % rules, None)
@@ -171,7 +174,7 @@ class Hand:
         elif self.rules == "guangdong":
             base = guangdong.BASE
             if kind == "direct":   # 放杠: the discarder pays all three shares
-                k[3].append(self.pay(src, s, 3 * base, "direct kong, discarder pays for three (放杠)"))
+                k[3].append(self.pay(src, s, self.SHARES * base, "direct kong, discarder pays for three (放杠)"))
             else:
                 each = 2 * base if kind == "concealed" else base
                 for x in range(4):
@@ -360,7 +363,7 @@ class Hand:
         elif kong and src is None and prev[1] == "direct":
             liable = prev[2]
         if liable is not None:
-            self.pay(liable, w, 3 * v, why + ", pays for all (承包)")
+            self.pay(liable, w, self.SHARES * v, why + ", pays for all (承包)")
         elif src is None:
             for x in range(4):
                 if x != w:

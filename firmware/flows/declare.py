@@ -75,7 +75,7 @@ def preview(app, seat, entry):
             app.say(T.REFUSAL.get(err[0], T.REFUSED_GENERIC))
         return
     app.to("decl_ok")
-    app.d = {"event": ev, "pay": pay, "entry": entry, "seat": seat, "ok": [False] * 4}
+    app.d = {"event": ev, "pay": pay, "entry": entry, "seat": seat, "ok": list(app.session.nobody)}
 
 
 def s_decl_ok(app):

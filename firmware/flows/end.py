@@ -31,10 +31,12 @@ def places(totals):
 def s_ended(app):
     s = app.session
     std = s.standard_scores()
-    pl = places(s.totals)
-    order = sorted(range(4), key=lambda p: (pl[p], p))
+    ps = [p for p in range(4) if p != s.empty]     # a three-player table: the three
+    pl = places([s.totals[p] for p in ps])
+    order = sorted(range(len(ps)), key=lambda i: (pl[i], ps[i]))
     lines = []
-    for p in order:
+    for i in order:
+        p = ps[i]
         right = "%d" % s.totals[p]
         if std:
             right += "  %d.%d" % (std[p] // 10, std[p] % 10)

@@ -54,7 +54,8 @@ def seat_label(app, c):
 
 def seat_lines(app, skip=-1):
     """The four seats to pick from, two a row (skip: a chair that cannot be picked)."""
-    cells = [("" if c == skip else seat_label(app, c)) for c in range(4)]
+    e = app.session.empty
+    cells = [("" if c == skip or c == e else seat_label(app, c)) for c in range(4)]
     return [(cells[0], cells[1]), (cells[2], cells[3])]
 
 

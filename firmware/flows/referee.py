@@ -60,7 +60,8 @@ def k_pin(app, key):
 
 
 def s_ref(app):
-    lines = [_t(app, _REF_1)]
+    # a survival table's hands are corrected on the server (firmware/survival.py)
+    lines = [_t(app, _REF_1)] if app.session.survival is None else []
     if not app.session.ended:
         lines.append(_t(app, _REF_2))
     return _t(app, _REF_TITLE), lines, app.tx(T.BACK_HINT)
@@ -69,7 +70,7 @@ def s_ref(app):
 def k_ref(app, key):
     if key == "*":
         app.home()
-    elif key == "1":
+    elif key == "1" and app.session.survival is None:
         app.go("corr_hand")
     elif key == "2" and not app.session.ended:
         app.end_session("referee")
@@ -118,6 +119,14 @@ def k_corr_hand(app, key):
             app.show(_t(app, _NO_SUCH_HAND), n)
             return
         app.go("corr_delta", seq=found[0], hand=n, seats=found[1], was=found[2], deltas=[], neg=False)
+        _skip_empty(app.d)
+
+
+def _skip_empty(d):
+    # the empty chair of a three-player table keeps 0: nobody there to key it for
+    c = len(d["deltas"])
+    if c < 4 and d["seats"][c] is None:
+        d["deltas"].append(0)
 
 
 def s_corr_delta(app):
@@ -141,6 +150,10 @@ def k_corr_delta(app, key):
             app.num = app.num[:-1]
         elif d["deltas"]:
             d["deltas"].pop()
+            if d["deltas"] and d["seats"][len(d["deltas"])] is None:
+                d["deltas"].pop()
+            elif not d["deltas"] and d["seats"][0] is None:
+                app.go("ref")
         else:
             app.go("ref")
     elif key == "#":
@@ -148,6 +161,7 @@ def k_corr_delta(app, key):
         d["deltas"].append(-v if d["neg"] else v)
         app.num = ""
         d["neg"] = False
+        _skip_empty(d)
         if len(d["deltas"]) == 4:
             rec = record.correction(app.device_id, d["seq"], d["seats"], d["deltas"], d["was"],
                                     "corrected at the table", "table PIN", app.now_s())

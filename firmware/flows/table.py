@@ -63,12 +63,18 @@ def open_discard(app):
 # ---- main ----
 def s_main(app):
     s = app.session
-    left = s.time_left_ms(app.clock()) // 60000
-    title = _t(app, _MAIN_TITLE) % (s.hand, s.hands, app.tx(T.WIND_E + s.prevalent), left)
+    sv = s.survival            # a survival table: the hand's multiplier and the survival scores
+    if sv:
+        title = sv.title(app)
+        tot = sv.scores
+    else:
+        left = s.time_left_ms(app.clock()) // 60000
+        title = _t(app, _MAIN_TITLE) % (s.hand, s.hands, app.tx(T.WIND_E + s.prevalent), left)
+        tot = s.totals
     run = app.running()
     cells = []
     for c in range(4):
-        cells.append("%s %s\t%d" % (parts.wind(app, c), s.player_at(c), s.totals[s.chairs[c]] + run[c]))
+        cells.append("" if c == s.empty else "%s %s\t%d" % (parts.wind(app, c), s.player_at(c), tot[s.chairs[c]] + run[c]))
     lines = [(cells[0], cells[1], True), (cells[2], cells[3], True)]   # all four on two rows
     if app.d.get("redo") is not None:
         lines.append(_t(app, _REDO_LINE) % describe(app, app.d["redo"]))

@@ -187,7 +187,7 @@ def preview(app):
     d = app.d
     ev = event(app)
     pay, err = app.preview(ev, finish=app.session.rules != "guangdong", joining=d.get("same", False))
-    d["ok"] = [False] * 4
+    d["ok"] = list(app.session.nobody)    # an empty chair has nobody to confirm
     if err:
         d["err"] = err
         app.to("refused")

@@ -20,9 +20,16 @@
 //              sleep, time follows the cycles again until the next sleep.
 // Real flash timing (W25Q16JV typical: 4 KiB sector erase 45 ms, 256 B page program 0.4 ms) is
 // added in "cycles" mode unless flashTiming is false; the CPU waits for the flash as on a board.
+// idleUntil() lets time pass fast: while the core sleeps, the clock jumps ahead by up to a given
+// step at once (a sleep_ms that oversleeps), so the device loop runs one step per jump.
+//
+// Resets. A watchdog reset (machine.reset(), or the boot ROM's reset_usb_boot behind
+// machine.bootloader()) stops the chip and sets `reset`: "bootsel" when the watchdog scratch
+// registers ask the ROM for USB boot (scratch4 = 0xb007c0d3, scratch7 its entry in the ROM: the
+// board then shows its RPI-RP2 drive), else "reboot" (the caller boots again from the flash).
 import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
 import { readElf } from './elf.mjs';
-import { loadUf2 } from './uf2.mjs';
+import { flashUf2, loadUf2 } from './uf2.mjs';
 
 export const FLASH_SIZE = 2 * 1024 * 1024; // the Pico's W25Q16JV
 export const FS_OFFSET = 0xa0000; // MicroPython rp2: littlefs from here to the end of flash
@@ -34,21 +41,26 @@ const BKPT_ERASE = 0xf1;
 const BKPT_PROGRAM = 0xf2;
 const TIMER_BASE = 0x40054;
 const TIMER_READS = new Set([0x0c, 0x24, 0x28]); // TIMELR, TIMERAWH, TIMERAWL
+const WATCHDOG_BASE = 0x40058;
+const USB_BOOT_MAGIC = 0xb007c0d3;
 
 export class PowerCut extends Error {}
 
 export class Chip {
   /**
    * bootrom: Uint32Array (16 KiB); uf2: bytes, or flash: a whole flash image to boot from
-   * (a reboot after a power cut); fsImage: bytes written at FS_OFFSET; elf: firmware ELF bytes.
+   * (a reboot after a power cut); update: a UF2 flashed over that image as the boot ROM's
+   * drive does (a firmware update that keeps the filesystem); fsImage: bytes written at
+   * FS_OFFSET; elf: firmware ELF bytes (of the firmware that runs).
    */
-  constructor({ bootrom, uf2, flash, fsImage, elf, mode = 'cycles', flashTiming = true, log = null }) {
+  constructor({ bootrom, uf2, flash, update, fsImage, elf, mode = 'cycles', flashTiming = true, log = null }) {
     const mcu = new RP2040();
     this.mcu = mcu;
     mcu.logger = new ConsoleLogger(log ? LogLevel.Debug : LogLevel.Error);
     mcu.loadBootrom(bootrom);
     if (flash) {
       mcu.flash.set(flash.subarray(0, FLASH_SIZE));
+      if (update && flashUf2(update, mcu.flash) > FS_OFFSET) throw new Error('firmware overlaps the filesystem at 0xA0000');
     } else {
       const top = loadUf2(uf2, mcu.flash);
       if (top > FS_OFFSET) throw new Error('firmware overlaps the filesystem at 0xA0000');
@@ -78,12 +90,33 @@ export class Chip {
     mcu.onBreak = (code) => this._onBreak(code);
     this.flashOps = 0;
     this.onFlashOp = null;
+    this.opLog = null; // an array: every erase/program applied is kept there, data and all
     this.stopped = false;
     this.cut = null;
     this.spinReads = 0;
     this.spinning = false;
     this.cycles = 0;
+    this.busyNs = 0; // time the core was not sleeping (computing, or waiting for the flash)
+    this.burstNs = 0; // the longest stretch without a sleep since takeBurst()
+    this.awakeSince = -1;
+    this.reset = null;
     this._watchTimer();
+    // Core 1 never runs here and rp2040js has no inter-core FIFO: FIFO_ST and FIFO_RD read as
+    // rp2040js reads any unknown SIO register (all ones), which lets MicroPython's soft reset
+    // through its core 1 handshake, without a console warning for each read.
+    const sio = mcu.sio;
+    const sioRead = sio.readUint32.bind(sio);
+    sio.readUint32 = (offset) => (offset === 0x50 || offset === 0x58 ? 0xffffffff : sioRead(offset));
+    const wd = mcu.peripherals[WATCHDOG_BASE];
+    wd.onWatchdogTrigger = () => {
+      const sc = wd.scratchData;
+      this.reset = sc[4] === USB_BOOT_MAGIC && sc[7] < 0x4000 ? 'bootsel' : 'reboot';
+      this.stopped = true;
+      // the chip is reset here: its watchdog stops too (else an alarm that rp2040js keeps
+      // re-arming at the same instant would spin inside the clock)
+      wd.alarm.enable = false;
+      wd.timer.enable = false;
+    };
 
     this.output = [];
     this.onOutput = null;
@@ -178,17 +211,40 @@ export class Chip {
     this.flashOps++;
     const flash = this.mcu.flash;
     if (offs + count > FLASH_SIZE) throw new Error(`flash ${kind} past the end: ${offs}+${count}`);
+    if (this.opLog) {
+      const data = kind === 'erase' ? null : Uint8Array.from({ length: count }, (_, i) => this.mcu.readUint8(r[1] + i));
+      this.opLog.push({ kind, offset: offs, count, data });
+    }
     if (kind === 'erase') {
       flash.fill(0xff, offs, offs + count);
-      if (this.flashTiming) this.clock.tick(Math.ceil(count / 4096) * ERASE_NS_PER_SECTOR);
+      if (this.flashTiming) this._wait(Math.ceil(count / 4096) * ERASE_NS_PER_SECTOR);
     } else {
       const src = r[1];
       const mcu = this.mcu;
       for (let i = 0; i < count; i++) flash[offs + i] &= mcu.readUint8(src + i);
-      if (this.flashTiming) this.clock.tick(Math.ceil(count / 256) * PROGRAM_NS_PER_PAGE);
+      if (this.flashTiming) this._wait(Math.ceil(count / 256) * PROGRAM_NS_PER_PAGE);
     }
     core.PC = core.LR & ~1; // return to the caller
     return true;
+  }
+
+  _endBurst() {
+    const b = this.clock.nanos - this.awakeSince;
+    if (b > this.burstNs) this.burstNs = b;
+    this.awakeSince = -1;
+  }
+
+  /** The longest time the core went without sleeping since the last call (ms). */
+  takeBurst() {
+    if (this.awakeSince >= 0) this._endBurst();
+    const b = this.burstNs;
+    this.burstNs = 0;
+    return b / 1e6;
+  }
+
+  _wait(ns) {
+    this.busyNs += ns;
+    this.clock.tick(ns);
   }
 
   /**
@@ -202,8 +258,10 @@ export class Chip {
     const scripted = this.mode === 'scripted';
     this.stopped = false;
     if (!this.patched) this._bootToMain(untilNs);
+    this._feed();
     while (clock.nanos < untilNs && !this.stopped) {
       if (core.waiting) {
+        if (this.awakeSince >= 0) this._endBurst();
         this.spinReads = 0;
         this.spinning = false;
         const next = clock.nanosToNextAlarm;
@@ -211,11 +269,59 @@ export class Chip {
         clock.tick(next > 0 && next < left ? next : left);
         continue;
       }
+      if (this.awakeSince < 0) this.awakeSince = clock.nanos;
       const cycles = core.executeInstruction();
       this.cycles += cycles;
+      this.busyNs += cycles * CYCLE_NS;
       if (!scripted || this.spinning) clock.tick(cycles * CYCLE_NS);
     }
     this._feed();
+    return !this.stopped;
+  }
+
+  /**
+   * Run until `untilNs` as runUntil does, but whenever the core sleeps the clock jumps ahead by
+   * up to `jumpNs` at once (firing the alarms it passes): for stretches where nothing happens
+   * but the firmware's own timers.
+   */
+  idleUntil(untilNs, jumpNs) {
+    const core = this.core;
+    const clock = this.clock;
+    this.stopped = false;
+    if (!this.patched) this._bootToMain(untilNs);
+    this._feed();
+    while (clock.nanos < untilNs && !this.stopped) {
+      if (core.waiting) {
+        if (this.awakeSince >= 0) this._endBurst();
+        this.spinReads = 0;
+        this.spinning = false;
+        clock.tick(Math.min(jumpNs, untilNs - clock.nanos));
+        continue;
+      }
+      if (this.awakeSince < 0) this.awakeSince = clock.nanos;
+      const cycles = core.executeInstruction();
+      this.cycles += cycles;
+      this.busyNs += cycles * CYCLE_NS;
+      clock.tick(cycles * CYCLE_NS);
+    }
+    this._feed();
+    return !this.stopped;
+  }
+
+  /** Run until the core sleeps (now, if it does) or `maxNs` pass; false if it stopped. */
+  runUntilAsleep(maxNs) {
+    const core = this.core;
+    const clock = this.clock;
+    const end = clock.nanos + maxNs;
+    this.stopped = false;
+    this._feed();
+    while (!core.waiting && clock.nanos < end && !this.stopped) {
+      if (this.awakeSince < 0) this.awakeSince = clock.nanos;
+      const cycles = core.executeInstruction();
+      this.cycles += cycles;
+      this.busyNs += cycles * CYCLE_NS;
+      clock.tick(cycles * CYCLE_NS);
+    }
     return !this.stopped;
   }
 

@@ -30,3 +30,23 @@ export function loadUf2(data, flash) {
   }
   return top;
 }
+
+/**
+ * What the boot ROM's RPI-RP2 drive does with a UF2 copied to it: each 4 KiB sector a block
+ * falls in is erased once, then the blocks are programmed; the rest of the flash (the
+ * filesystem with the journal, beyond the firmware) stays as it was. Returns the top offset.
+ */
+export function flashUf2(data, flash) {
+  const erased = new Set();
+  let top = 0;
+  for (const { addr, payload } of uf2Blocks(data)) {
+    const off = addr - FLASH_BASE;
+    if (off < 0 || off + payload.length > flash.length) throw new Error(`UF2 block outside flash: 0x${addr.toString(16)}`);
+    for (let s = off >> 12; s <= (off + payload.length - 1) >> 12; s++) {
+      if (!erased.has(s)) { erased.add(s); flash.fill(0xff, s << 12, (s + 1) << 12); }
+    }
+    flash.set(payload, off);
+    top = Math.max(top, off + payload.length);
+  }
+  return top;
+}

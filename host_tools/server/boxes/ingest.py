@@ -94,9 +94,7 @@ def _save_rows(rows: list[Row]) -> None:
     corrections = []
     touched = set()
     with connection.cursor() as c:
-        for r in rows:
-            c.execute(s.insert_record, record_values(r, now))
-            rid = c.fetchone()[0]
+        for r, rid in zip(rows, _insert_records(c, s, rows, now)):
             if r.tournament:
                 touched.add(r.tournament)
             if r.kind == "hand":
@@ -112,6 +110,24 @@ def _save_rows(rows: list[Row]) -> None:
         if touched:
             ids = sorted(touched)
             c.execute(s.bump.replace("{marks}", sql.marks(len(ids))), ids)
+
+
+def _insert_records(c, s, rows: list, now) -> list:
+    """Insert the records; their ids, in order. One statement for a batch (a round trip per
+    record cost more than the rest on PostgreSQL), then one query per box for the ids."""
+    if len(rows) == 1:
+        c.execute(s.insert_record, record_values(rows[0], now))
+        return [c.fetchone()[0]]
+    c.executemany(s.insert_records, [record_values(r, now) for r in rows])
+    by_dev: dict = {}
+    for r in rows:
+        by_dev.setdefault(r.device, []).append(r.seq)
+    ids: dict = {}
+    for dev, seqs in by_dev.items():
+        c.execute(s.record_ids.replace("{marks}", sql.marks(len(seqs))), [dev] + seqs)
+        for seq, rid in c.fetchall():
+            ids[(dev, seq)] = rid
+    return [ids[(r.device, r.seq)] for r in rows]
 
 
 def _hands_of(c, s, dev: str, seqs: list) -> dict:

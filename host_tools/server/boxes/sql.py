@@ -16,7 +16,9 @@ JSON_COLUMNS = {"body", "fan_names", "deltas"}
 
 @dataclass(frozen=True)
 class Statements:
-    insert_record: str
+    insert_record: str  # RETURNING id
+    insert_records: str  # the same without RETURNING, for executemany
+    record_ids: str  # {marks}: one per seq of one device
     insert_hand: str
     insert_correction: str
     hands_by_seq: str  # {marks}: one placeholder per seq
@@ -47,6 +49,8 @@ def statements(connection) -> Statements:
         h, r, c = Hand._meta.db_table, Record._meta.db_table, Correction._meta.db_table
         s = _made[connection.vendor] = Statements(
             insert_record=_insert(q, r, RECORD_COLUMNS, cast, returning=True),
+            insert_records=_insert(q, r, RECORD_COLUMNS, cast),
+            record_ids="SELECT seq, id FROM %s WHERE device_id = %%s AND seq IN ({marks})" % q(r),
             insert_hand=_insert(q, h, HAND_COLUMNS, cast),
             insert_correction=_insert(q, c, CORRECTION_COLUMNS, cast),
             hands_by_seq="SELECT h.id, h.tournament, r.seq FROM %s h JOIN %s r ON r.id = h.record_id WHERE r.device_id = %%s AND r.seq IN ({marks})"

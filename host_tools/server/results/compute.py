@@ -29,11 +29,11 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from host_tools.server.tournaments.formats import MAX_SESSION
-from host_tools.tournament import scoring
+from host_tools.tournament import attendance, scoring
 from host_tools.tournament.exports import format_score
 from host_tools.tournament.model import Standing, TableResult, TournamentError
 
-from . import integrity
+from . import integrity, times
 from .snapshot import Snapshot
 
 SCORING_ERRORS = (TournamentError, ValueError, ArithmeticError, KeyError)
@@ -118,6 +118,7 @@ class Result:
     extra: dict = field(default_factory=dict)
     snapshot: Optional[Snapshot] = None
     verdict: Optional[integrity.Verdict] = None
+    live: Any = None  # the format's live state: the survival event (formats_survival.Live)
 
     def names(self) -> dict:
         return self.snapshot.names() if self.snapshot else {}
@@ -253,6 +254,8 @@ def session_penalties(snap: Snapshot, fmt: str, problems: list):
             if p["kind"] == "points":
                 points[key] = points.get(key, 0) + p["points"]
             elif p["kind"] == "late":
+                if fmt == "sichuan_003":
+                    continue  # seed 003 §五.1 forfeits a game or the stage: formats_sichuan
                 r = _late(fmt, p["minutes"])
                 if r.forfeit:
                     forfeits.setdefault(p["session"], set()).add(p["player"])
@@ -265,38 +268,47 @@ def session_penalties(snap: Snapshot, fmt: str, problems: list):
 
 
 def _table_results(snap, tables, fmt, problems):
-    """-> (sessions: list, index session-1, of lists of TableResult; n; dq)"""
+    """-> (sessions: list, index session-1, of lists of TableResult; n; dq; substitutes).
+
+    Each session's tables come from its published seating (``attendance.session_tables``), so a
+    table that did not play (two or one present) gives its present players the seeds' results
+    and they stay in the standings; absent players (marked absent, forfeits, disqualified) are
+    the table's forfeits."""
     points, forfeits, dq = session_penalties(snap, fmt, problems)
     subs = {p["id"] for p in snap.players if p["substitute"]}
     n = max([s for s, _ in tables] + [p["session"] for p in snap.penalties if p["session"] <= MAX_SESSION] + [0])
     sessions: list = [[] for _ in range(n)]
-    seated = {(s, p): t for s, ts in snap.seatings.items() for t, ps in ts.items() for p in ps}
-    keys = set(tables)
-    gone_in = {}
+    by_session: dict = {}
+    for (s, t) in sorted(tables):
+        by_session.setdefault(s, []).append(t)
     for s in range(1, n + 1):
-        gone = set(forfeits.get(s, ())) | {p for p, first in dq.items() if first <= s}
-        gone_in[s] = gone
-        for p in gone:
-            if (s, p) in seated:
-                keys.add((s, seated[(s, p)]))
-    placed: dict = {}
-    for (s, t) in sorted(keys):
-        tb = tables.get((s, t))
-        raw = tb.raw_scores() if tb else {}
-        gone = gone_in.get(s, set())
-        seen = placed.setdefault(s, set())
-        out_here = {p for p in raw if p in gone} | {p for p in gone if seated.get((s, p)) == t and p not in raw and p not in seen}
-        scores = {p: v + points.get((s, p), 0) for p, v in raw.items() if p not in out_here and p not in seen}
-        dup = [p for p in raw if p in seen]
-        if dup:
-            problems.append("session %d: %s counted at an earlier table; left out at table %d" % (s, ", ".join(sorted(dup)), t))
+        gone = set(forfeits.get(s, ())) | {p for p, first in dq.items() if first <= s} | set(snap.absences.get(s, ()))
+        played: dict = {}
+        seen: set = set()
+        for t in by_session.get(s, ()):
+            tb = tables[(s, t)]
+            if not tb.n_hands:
+                continue
+            raw = tb.raw_scores()
+            dup = [p for p in raw if p in seen]
+            if dup:
+                problems.append("session %d: %s counted at an earlier table; left out at table %d" % (s, ", ".join(sorted(dup)), t))
+            played[t] = {p: v + points.get((s, p), 0) for p, v in raw.items() if p not in seen}
+            seen.update(raw)
+        seating = [{"table": t, "players": ps} for t, ps in sorted(snap.seatings.get(s, {}).items())]
         try:
-            sessions[s - 1].append(TableResult(scores, tuple(sorted(out_here - seen)), t))
-        except SCORING_ERRORS as e:
-            problems.append("session %d table %d not scored: %s" % (s, t, e))
-            continue
-        seen.update(scores)
-        seen.update(out_here)
+            results, probs = attendance.session_tables(seating, played, gone)
+        except SCORING_ERRORS as e:  # a seating the rules cannot read: the tables as played
+            problems.append("session %d: %s" % (s, e))
+            results, probs = [], []
+            for t, scores in played.items():
+                try:
+                    results.append(TableResult({p: v for p, v in scores.items() if p not in gone}, tuple(sorted(p for p in scores if p in gone)), t))
+                except SCORING_ERRORS as e2:
+                    problems.append("session %d table %d not scored: %s" % (s, t, e2))
+        if seating:
+            problems.extend("session %d: %s" % (s, p) for p in probs)
+        sessions[s - 1] = results
     return sessions, n, dq, subs
 
 
@@ -436,6 +448,7 @@ def compute(snap: Snapshot) -> Result:
     verdict = integrity.check(snap)
     _apply_corrections(snap, verdict)
     fmt = snap.tournament["format"]
+    live = None
     tables = tables_of(snap, verdict, every_hand=fmt in EVERY_HAND)
     problems: list = []
     try:
@@ -449,16 +462,18 @@ def compute(snap: Snapshot) -> Result:
         else:
             from .formats_survival import survival
             standings, rows, tscores, dq, prelim, extra = survival(snap, tables, problems)
+            live = extra.pop("live", None)
     except SCORING_ERRORS as e:  # the format could not rank at all: show the tables, say why
         problems.append("standings could not be computed: %s" % e)
         standings, rows, tscores, dq, prelim, extra = [], [], {}, {}, None, {}
     for (s, t), tb in sorted(tables.items()):
         problems.extend(table_problems(tb))
+    problems.extend(times.limit_problems(snap, tables))
     quarantine = _quarantine_list(snap, verdict)
     waiting = sum(1 for q in quarantine if not q["accepted"] and not q["rejected"])
     if waiting:
         problems.insert(0, "%d record(s) in quarantine wait for a referee: not counted" % waiting)
-    return Result(snap.tournament, standings, rows, tables, tscores, problems, quarantine, set(dq), prelim, extra, snap, verdict)
+    return Result(snap.tournament, standings, rows, tables, tscores, problems, quarantine, set(dq), prelim, extra, snap, verdict, live)
 
 
 def table_problems(tb: Table) -> list:

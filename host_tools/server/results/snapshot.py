@@ -114,6 +114,9 @@ class Snapshot:
     max_hand: int = 0  # the hands summed are those with id <= max_hand
     loaded: dict = field(default_factory=dict)  # (session, table) -> [HandRow], in id order
     reader: object = None  # (snapshot, keys) -> {(session, table): [HandRow]}: the database
+    survival: Optional[object] = None  # survival.snapshot.SurvivalData of a survival event
+    absences: dict = field(default_factory=dict)  # session -> players marked absent
+    starts_at: dict = field(default_factory=dict)  # session -> its official start (epoch seconds)
 
     def names(self) -> dict:
         return {p["id"]: p["name"] for p in self.players}
@@ -206,7 +209,7 @@ def load(tid: str) -> Snapshot:
     from django.db import connection
 
     from host_tools.server.boxes.models import Correction, Device, Hand, Record, Ruling
-    from host_tools.server.tournaments.models import Penalty, Player, Playoff, SeatingTable, Tournament
+    from host_tools.server.tournaments.models import Absence, Penalty, Player, Playoff, SeatingTable, SessionStart, Tournament
 
     t = Tournament.objects.values("id", "name", "format", "settings", "results_version").get(id=tid)
     players = list(Player.objects.filter(tournament_id=tid).order_by(F("draw").asc(nulls_last=True), "pid").values(
@@ -217,6 +220,16 @@ def load(tid: str) -> Snapshot:
     for s, table, ps in SeatingTable.objects.filter(seating__tournament_id=tid, seating__published_at__isnull=False).values_list(
             "seating__session", "table", "players"):
         seatings.setdefault(s, {})[table] = list(ps)
+    survival = None
+    if t["format"] == "mcr_survival":  # its tables are confirmed live, not seated per session
+        from host_tools.server.survival import snapshot as survival_snapshot
+        survival = survival_snapshot.load(tid)
+        if survival.tables:
+            seatings = survival.seatings()
+    absences: dict = {}
+    for s, pid in Absence.objects.filter(tournament_id=tid).values_list("session", "player__pid"):
+        absences.setdefault(s, set()).add(pid)
+    starts_at = dict(SessionStart.objects.filter(tournament_id=tid).values_list("session", "at"))
     bindings = {d: (bt, tb) for d, bt, tb in Device.objects.filter(tournament__isnull=False).values_list("id", "tournament_id", "table")}
     q = connection.ops.quote_name
     groups: dict = {}
@@ -271,7 +284,7 @@ def load(tid: str) -> Snapshot:
         rulings[rid] = decision
         if s is not None and tb is not None:
             special.add((s, tb))
-    penalties = list(Penalty.objects.filter(tournament_id=tid, revoked=False).values("id", "session", "player", "kind", "minutes", "points", "reason"))
+    penalties = list(Penalty.objects.filter(tournament_id=tid, revoked=False).values("id", "session", "player", "kind", "minutes", "points", "game", "reason"))
     playoffs = list(Playoff.objects.filter(tournament_id=tid).order_by("id").values("id", "session", "table", "scores"))
     return Snapshot(dict(t), players, seatings, bindings, starts, ends, corrections, rulings, penalties, playoffs, t["results_version"],
-                    groups, special, max_hand, {}, read_hands)
+                    groups, special, max_hand, {}, read_hands, survival, absences, starts_at)

@@ -55,11 +55,16 @@ def board(request, tid):
     names = res.names()
     cards = []
     now = int(time.time())
+    from host_tools.server.tournaments import clock
+    deadline = clock.ends_at(t, current)  # the hall's: a table that started late gets no extra time
     for table in sorted(set(seated) | {tb for s, tb in res.tables if s == current}):
         tb = res.tables.get((current, table))
         hands = tb.n_hands if tb else 0
         started = tb.start.time if tb and tb.start else (tb.first_time() if tb else None)
-        left = None if started is None or (tb and tb.end) else max(0, minutes * 60 - (now - started)) // 60
+        if deadline is not None:
+            left = None if tb and tb.end else max(0, deadline - now) // 60
+        else:
+            left = None if started is None or (tb and tb.end) else max(0, minutes * 60 - (now - started)) // 60
         probs = []
         if tb is not None:
             from host_tools.server.results.compute import table_problems
