@@ -41,6 +41,7 @@ LINES = [
     "tap 5m 5m 5m 5m", "tapuid 04a1b2c3d4e5f7 5m",           # a fifth 5m
 ]
 FLOOD_BEFORE = LINES.index("tap 4m 5m")
+NOT_CTRL_C = bytes(b for b in range(256) if b != 3)
 
 
 def frame(ftype, seq, payload=b"", bad_crc=False):
@@ -57,8 +58,9 @@ def frame(ftype, seq, payload=b"", bad_crc=False):
 
 def garbage():
     rnd = random.Random(10)
-    out = bytearray(rnd.randrange(256) for _ in range(1500))
-    out += b"\x03\x03\x04\x01\x02\x04"  # Ctrl-C, Ctrl-D, raw REPL: the REPL must not wake
+    # no Ctrl-C (0x03) in this flood: see test_ctrl_c_while_the_link_is_idle
+    out = bytearray(rnd.choice(NOT_CTRL_C) for _ in range(1500))
+    out += b"\x04\x01\x02\x04"  # Ctrl-D, raw REPL, Ctrl-D: mean nothing to the running box
     out += b"\x00" + b"\x55" * 3000 + b"\x00"  # an oversized frame
     out += frame(0x01, 7, bad_crc=True)  # a HELLO whose CRC is wrong
     out += frame(0x3F, 8, b"?")  # a valid frame of no known type: an error reply
@@ -86,7 +88,13 @@ def desktop(lines):
         return files, screens, frames
 
 
-def test_bad_input_on_the_chip(node_ready):
+@pytest.mark.parametrize("flood", [
+    False,
+    pytest.param(True, marks=pytest.mark.xfail(strict=True, reason=(
+        "finding (shift 3): with ~5 KB of garbage on the CDC during the hand the box falls ~17 s "
+        "behind the table (the hand's record is committed ~17 s late), see the pico report"))),
+], ids=["table", "usb-flood"])
+def test_bad_input_on_the_chip(node_ready, flood):
     from pico.harness import Pico
     from pico.player import ChipPlayer
     from simulator.runner import Script
@@ -106,12 +114,10 @@ def test_bad_input_on_the_chip(node_ready):
         on_shot = lambda n, what, g: shots.append((what, g))  # noqa: E731
         pl.play(sc.start(), on_shot)
         for i, ln in enumerate(LINES):
-            if i == FLOOD_BEFORE:
-                bad = garbage()
-                for j in range(0, len(bad), 512):
-                    p.write(bad[j:j + 512])
-                    assert p.run(20), (p.cut, p.reset)
-                p.read()
+            if flood and i == FLOOD_BEFORE:
+                # the whole flood at once, as a hostile host sends it: the box reads it from its
+                # CDC while the table goes on (the USB's own flow control holds the rest back)
+                p.write(garbage())
             pl.play(sc.line(ln), on_shot)
         pl.run_to(sc.t + 1000)
         chip = pl.journal()
