@@ -1,4 +1,4 @@
-"""Figures of the host link (firmware/link.py, host_tools/sync.py): `make sync-bench`.
+"""Figures of the host link (protocol/, firmware/link.py, host_tools/sync/): `make sync-bench`.
 
 1. Records per second, 1,000 hand records over a pty: pulled only (RECORDS requests, no upload),
    and synced end to end (pull, upload to a local HTTP server, acknowledge), from the simulator's
@@ -11,6 +11,12 @@
    (its buffers), bytes allocated per record while serving (GC off), the peak of gc.mem_alloc()
    during a day's sync (GC on), and the smallest -X heapsize at which the box (app, journal and
    link, from .mpy) boots and syncs the day.
+5. What authentication costs per request: an ACK (CHALLENGE, then the ACK with its MAC) against
+   a plain request of the same size class, round trip and bytes as the host sees them; and the
+   box's own share on the unix port (a request MAC, a record signature).
+
+The sync runs use the device key (writing a key file), as a referee does: the tool checks every
+signature and acknowledges with authenticated ACKs.
 
 The server is tests/sync/miniserver.py (the upload contract, in memory), on 127.0.0.1, so the
 figures are the link's and the tool's, not a database's. Prints a report and writes JSON to

@@ -1,6 +1,9 @@
-# Hand entry: the tiles a player taps (or keys in), grouped as claimed melds, concealed tiles and
-# the winning tile, checked as they come so a mistake is refused at once with a message.
+# Hand entry: the tiles a player taps (or keys in), checked as they come so a mistake is
+# refused at once. One stream of taps: the tiles of a claimed meld, then # to close it as a
+# meld (a kong then asks concealed or not); after the melds, the concealed tiles, the winning
+# tile last. The hand is complete when the concealed tiles are all there; no key ends it.
 from rules_min.tiles import name
+from firmware import texts as T
 
 CHOW = 0
 PUNG = 1
@@ -8,58 +11,48 @@ KONG = 2
 
 
 class Entry:
-    """size 14: a winning hand (melds, concealed, then the winning tile); size 13: a hand
-    waiting for its tile (end-of-wall checks). chows: whether claimed chows exist."""
+    """size 14: a winning hand; size 13: a hand waiting for its tile (end-of-wall checks).
+    chows: whether claimed chows exist; honours: whether the rule set has honour tiles."""
 
     def __init__(self, size=14, chows=True, honours=True):
         self.size = size
         self.chows = chows
         self.honours = honours
-        self.melds = []          # [kind, tiles, offer, uids]
-        self.current = []        # tiles of the meld being tapped
-        self.current_uids = []
-        self.concealed = []
-        self.concealed_uids = []
+        self.melds = []          # [kind, sorted tiles, offer, uids]; offer 0: a concealed kong
+        self.current = []            # tiles since the last closed meld
+        self.uids = []
         self.counts = bytearray(34)
-        self.flowers = 0
 
     # ---- counting ----
-    def tiles_in_hand(self):
-        # kongs count as three, as in the notation
-        return 3 * len(self.melds) + len(self.current) + len(self.concealed)
-
-    def need_concealed(self):
+    def need(self):
+        """Tiles the concealed part takes (the winning tile included)."""
         return self.size - 3 * len(self.melds)
 
-    def _take(self, t, uid):
+    def tiles(self):
+        return 3 * len(self.melds) + len(self.current)
+
+    def complete(self):
+        return len(self.current) == self.need()
+
+    # ---- taps ----
+    def add(self, t, uid=None):
+        """Take a tile; None, or (text id, argument) of why not."""
         if uid is not None:
-            if uid in self.current_uids or uid in self.concealed_uids or any(uid in m[3] for m in self.melds):
-                return "that tag was already read"
-        if t >= 34:
-            return "flowers are counted, not tiles of the hand"
+            if uid in self.uids or any(uid in m[3] for m in self.melds):
+                return (T.TAG_TWICE, None)
         if t >= 27 and not self.honours:
-            return "no honours in this rule set"
+            return (T.NO_HONOURS, None)
         if self.counts[t] >= 4:
-            return "a fifth %s" % name(t)
-        return None
-
-
-    # ---- melds ----
-    def add_meld_tile(self, t, uid=None):
-        err = self._take(t, uid)
-        if err:
-            return err
-        if len(self.melds) >= 4:
-            return "four melds at most"
-        if len(self.current) >= 4:
-            return "a meld has 3 or 4 tiles"
+            return (T.FIFTH, name(t))
+        if len(self.current) >= self.need():
+            return (T.ALL_TILES, self.size)
         self.current.append(t)
-        self.current_uids.append(uid)
+        self.uids.append(uid)
         self.counts[t] += 1
         return None
 
-    def meld_kind(self):
-        """Kind of the tiles tapped so far as a meld, or None if they are none."""
+    def kind(self):
+        """What the open tiles make as a claimed meld: CHOW, PUNG, KONG, or None."""
         c = self.current
         if len(c) == 4 and c[0] == c[1] == c[2] == c[3]:
             return KONG
@@ -72,61 +65,80 @@ class Entry:
             return CHOW if self.chows else None
         return None
 
-    def close_meld(self, offer):
-        kind = self.meld_kind()
-        if kind is None:
-            return "not a meld"
-        if kind == CHOW and not 1 <= offer <= 3:
-            return "which tile was claimed: 1-3"
-        if kind == PUNG and not 1 <= offer <= 3:
-            return "who gave the tile: 1 left, 2 opposite, 3 right"
-        if kind == KONG and not 0 <= offer <= 3:
-            return "0 concealed kong, 1-3 who gave it"
-        self.melds.append([kind, sorted(self.current), offer, self.current_uids])
+    def close(self, concealed=False):
+        """The open tiles are a meld (a kong: concealed or claimed). None, or why not."""
+        k = self.kind()
+        if k is None:
+            return (T.NOT_A_MELD_CHOWS if self.chows else T.NOT_A_MELD, None)
+        if len(self.melds) >= 4:
+            return (T.FOUR_MELDS, None)
+        self.melds.append([k, sorted(self.current), 0 if (k == KONG and concealed) else 1, self.uids])
         self.current = []
-        self.current_uids = []
+        self.uids = []
         return None
 
-    def drop_meld(self):
-        # undo the last meld (or the tiles of the one being tapped)
+    def undo(self):
+        """Take back the last tile, or reopen the last meld; False when there is nothing."""
         if self.current:
-            tiles = self.current
-            self.current = []
-            self.current_uids = []
-        elif self.melds:
-            tiles = self.melds.pop()[1]
-        else:
-            return False
-        for t in tiles:
-            self.counts[t] -= 1
-        return True
+            self.counts[self.current.pop()] -= 1
+            self.uids.pop()
+            return True
+        if self.melds:
+            m = self.melds.pop()
+            self.current = m[1][:]
+            self.uids = m[3]
+            return True
+        return False
 
-    # ---- concealed tiles (the last one is the winning tile for size 14) ----
-    def add_concealed(self, t, uid=None):
-        if len(self.concealed) >= self.need_concealed():
-            return "that is all %d tiles" % self.size
-        err = self._take(t, uid)
-        if err:
-            return err
-        self.concealed.append(t)
-        self.concealed_uids.append(uid)
-        self.counts[t] += 1
-        return None
-
-    def drop_concealed(self):
-        if not self.concealed:
-            return False
-        t = self.concealed.pop()
-        self.concealed_uids.pop()
-        self.counts[t] -= 1
-        return True
-
-    def complete(self):
-        return not self.current and len(self.concealed) == self.need_concealed()
-
+    # ---- what was entered ----
     def notation(self):
+        """The hand in the notation of the settle protocol: [melds], concealed, winning tile."""
         out = ""
         for kind, tiles, offer, _ in self.melds:
             s = "".join(name(t) for t in tiles)
-            out += "[" + s + ("" if kind == KONG and offer == 0 else str(offer)) + "]"
-        return out + "".join(name(t) for t in self.concealed)
+            out += "[" + s + ("" if kind == KONG and offer == 0 else "1") + "]"
+        return out + "".join(name(t) for t in self.current)
+
+    def suits(self):
+        """Bit 0/1/2 set for each suit m/s/p the hand holds."""
+        b = 0
+        for m in self.melds:
+            if m[1][0] < 27:
+                b |= 1 << (m[1][0] // 9)
+        for t in self.current:
+            if t < 27:
+                b |= 1 << (t // 9)
+        return b
+
+
+def void_suit(suits):
+    """The suit a Sichuan hand lacks ("m", "s", "p"), from the bits of Entry.suits(); None when
+    it holds all three (a 花猪, which the rules refuse)."""
+    for i in range(3):
+        if not suits & (1 << i):
+            return "msp"[i]
+    return None
+
+
+def compact(tiles):
+    """Tiles as short text: 1m2m3m5s -> 123m5s (the order kept, digits share a suit letter)."""
+    out = ""
+    run = ""
+    suit = -1
+    for t in tiles:
+        if t >= 27:
+            if run:
+                out += run + "msp"[suit]
+                run = ""
+                suit = -1
+            out += name(t)
+        elif t // 9 == suit:
+            run += str(t % 9 + 1)
+        else:
+            if run:
+                out += run + "msp"[suit]
+            suit = t // 9
+            run = str(t % 9 + 1)
+    if run:
+        out += run + "msp"[suit]
+    return out

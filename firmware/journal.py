@@ -7,31 +7,41 @@
 #   j0000.log, j0001.log, ...  segments, each at most `segment_size` bytes, records back to back;
 #                              a record that does not fit starts the next segment
 #   ack                        the host's acknowledged seq: <seq u32 LE><crc32 of those 4 bytes>
-#   ack.tmp, trunc.tmp         transient; one left by a power cut is removed at boot
+#   ack.tmp, trunc.tmp, pend.tmp  transient; one left by a power cut is removed at boot
 #
 # Record: <len u16 LE><seq u32 LE><crc u32 LE><payload: len bytes, opaque, <= max_payload>
 #   crc = binascii.crc32 (IEEE) over the 6 header bytes before it (len, seq), then the payload.
 #   seq is 1 for the first record ever and +1 per record, across segments, pruning and reboots
 #   (a fully pruned journal continues from the acked seq).
 #
+# Appending, in two halves (append() = prepare() + commit()):
+#   prepare  writes pend.tmp: the last segment's records copied, then the new record (or the new
+#            record alone, for a new segment), and syncs it. This is the slow half: littlefs
+#            never programs a synced block again, so any durable append costs a flash erase
+#            (45 ms typical on the Pico's W25Q16JV) and a copy of the segment's last block.
+#   commit   renames pend.tmp over the segment: one small metadata commit (a millisecond or two).
+# The app can prepare a hand's record while the seats confirm and commit it on the last key;
+# discard() drops a prepared record. prepare_stream()/append_stream() take the payload as pieces
+# (emit(write)) gathered in a buffer made once here, so a record needs no temporary buffer of
+# its size in the heap.
+#
 # Durability (MicroPython 1.2x VfsLfs2, read in extmod/vfs_lfsx_file.c and checked by the power-cut
 # sweep in tests/journal/powercut.py):
 #   * file.flush() is lfs_file_sync: the file's new size and data blocks go in with one metadata
-#     commit, atomic. Nothing written before it is visible after a power cut, so append()
-#     (write header, write payload, flush) returning == record committed; one cut short of it
-#     leaves the old file. close() syncs too. There is no os.sync / os.fsync to call.
-#   * Appending to a littlefs file copies its last block (copy-on-write): a record is never
-#     rewritten in place, earlier records stay valid until the commit that supersedes them.
+#     commit, atomic. close() syncs too. There is no os.sync / os.fsync to call.
 #   * os.rename onto an existing file in the same directory is lfs_rename: deleting the old
-#     file and renaming the new one is one commit. ack() writes ack.tmp, flushes, closes and
-#     renames it over ack, so ack is always the old or the new value; its CRC guards the rest.
+#     file and renaming the new one is one commit. So commit() returning == record committed,
+#     a power cut before it leaves the old segment (and a pend.tmp that boot removes), and a
+#     segment file only ever changes whole. ack() writes ack.tmp, flushes, closes and renames it
+#     over ack the same way, so ack is always the old or the new value; its CRC guards the rest.
 #   * On CPython flush() is followed by os.fsync, and a directory fsync after rename/create.
 #
 # Recovery (at construction): every segment is read in order and each record checked (length
 # <= max_payload, inside the file, seq = previous + 1, CRC).
 #   * Torn tail: a bad region at the end of the LAST segment, shorter than one maximal record,
 #     holding no intact record with the expected seq or the next. It can only be an append that
-#     never returned (POSIX; littlefs never shows one); it is cut off (dropped_tail = bytes).
+#     never returned (a journal written by in-place appends, before prepare/commit; POSIX
+#     without fsync; littlefs never shows one); it is cut off (dropped_tail = bytes).
 #     VfsLfs2 files have no truncate: the good prefix is copied to trunc.tmp, renamed over.
 #   * Anything else is damage to committed data: `corrupt` = (segment, offset, reason), nothing
 #     is cut or pruned at or after it, records() ends before it, append() and start_session()
@@ -62,6 +72,8 @@ except ImportError:  # CPython
 
 HEADER = const(10)  # bytes of record header: len u16, seq u32, crc u32
 _ENOSPC = const(28)
+_ENOENT = const(2)
+_COPY = const(256)  # bytes a read when prepare() copies a segment
 
 # CRC-32 (IEEE, reflected, poly 0xEDB88320), nibble at a time, split in 16-bit halves so every
 # intermediate stays a small int on 32-bit MicroPython (no heap allocation per byte).
@@ -140,7 +152,13 @@ class Journal:
       ack_error     None, or why the ack file was ignored
     """
 
-    def __init__(self, path, segment_size=4096, max_payload=1024, reserve_blocks=4):
+    # max_payload (default 1536, or what a smaller segment holds): within one link frame
+    # (firmware/link.py: 38 + 1536 + 10 <= 2048 bytes), and room for a Sichuan hand of several
+    # kongs, penalties and three wins (~1.2 KB as protocol/record.py writes it; the app refuses
+    # an event that would leave a hand's record no room for its wins)
+    def __init__(self, path, segment_size=4096, max_payload=None, reserve_blocks=4):
+        if max_payload is None:
+            max_payload = min(1536, segment_size - HEADER)
         if max_payload < 1 or max_payload > 0xFFFF:
             raise ValueError("max_payload must be 1..65535")
         if segment_size < HEADER + max_payload:
@@ -157,7 +175,13 @@ class Journal:
         # One record fits: recovery reads a whole suspect tail into it, records() a payload.
         self._buf = bytearray(HEADER + max_payload)
         self._mv = memoryview(self._buf)
-        self._f = None  # append handle of the last segment, opened lazily
+        # prepare_stream()'s pieces: a max_payload buffer made at its first use, so a box that
+        # appends whole payloads only never holds it; the segment copy's chunks
+        self._pmv = None
+        self._pn = 0
+        self._put_piece = self._put  # one bound method for every emit
+        self._cbuf = memoryview(bytearray(_COPY))
+        self._pend = None  # (segment index, new segment, seq, payload length) prepared
         self._segs = []  # [index, first seq or None] per segment, oldest first
         self._tail = 0  # committed size of the last segment
         self.last_seq = 0
@@ -201,6 +225,7 @@ class Journal:
     def _recover(self):
         self._remove_quiet("ack.tmp")  # rename never happened: ack still holds the old value
         self._remove_quiet("trunc.tmp")  # rename never happened: the segment is untouched
+        self._remove_quiet("pend.tmp")  # a record prepared, never committed
         self.acked = self._read_ack()
         idxs = []
         for name in os.listdir(self.path):
@@ -394,11 +419,43 @@ class Journal:
         Raises JournalFull if the flash ran out (the record is then not in the journal). If it
         raises anything, `last_seq` says whether the record got in: an interrupted append can
         have committed it whole, never in part."""
+        self.prepare(payload)
+        return self.commit()
+
+    def append_stream(self, emit):
+        """append() of the payload that emit(write) writes piece by piece (bytes, or str as
+        UTF-8): no buffer of the record's size is allocated."""
+        self.prepare_stream(emit)
+        return self.commit()
+
+    def prepare_stream(self, emit):
+        """prepare() of a payload written by emit(write) in pieces."""
+        if self._pmv is None:
+            self._pmv = memoryview(bytearray(self.max_payload))
+        self._pn = 0
+        emit(self._put_piece)
+        self.prepare(self._pmv[:self._pn])
+
+    def _put(self, piece):
+        if isinstance(piece, str):
+            piece = piece.encode()
+        k = len(piece)
+        n = self._pn
+        if n + k > self.max_payload:
+            raise ValueError("payload over max_payload %d" % self.max_payload)
+        self._pmv[n:n + k] = piece
+        self._pn = n + k
+
+    def prepare(self, payload):
+        """Write the next record to flash without committing it: the slow half of append().
+        commit() then makes it the journal's next record, discard() drops it; until commit()
+        returns, a power cut leaves the journal as it was. Preparing again replaces it."""
         if self.corrupt is not None:
             raise JournalCorrupt("journal damaged at segment %d offset %d: %s" % self.corrupt)
         n = len(payload)
         if n > self.max_payload:
             raise ValueError("payload of %d bytes over max_payload %d" % (n, self.max_payload))
+        self.discard()
         if not self._segs:
             self._segs.append([0, None])
         seq = self.last_seq + 1
@@ -410,74 +467,94 @@ class Journal:
         c = _crc32(payload, _crc32(self._hdr6))
         for i in range(4):
             h[6 + i] = (c >> (8 * i)) & 0xFF
+        new = self._tail > 0 and self._tail + HEADER + n > self.segment_size
+        idx = self._segs[-1][0] + (1 if new else 0)
+        tmp = self.path + "/pend.tmp"
         try:
-            if self._tail > 0 and self._tail + HEADER + n > self.segment_size:
-                self._rotate()
-            f = self._f
-            if f is None:
-                f = self._f = open(self._seg_path(self._segs[-1][0]), "ab")
-            f.write(h)
-            f.write(payload)
-            _sync_file(f)
-        except BaseException as e:  # KeyboardInterrupt too: it can land between the writes
-            self._resync_tail()
-            if isinstance(e, OSError) and e.args and e.args[0] == _ENOSPC and self.last_seq < seq:
+            f = open(tmp, "wb")
+            try:
+                if not new and self._tail:
+                    self._copy_segment(idx, f)
+                f.write(h)
+                f.write(payload)
+                _sync_file(f)
+            finally:
+                f.close()
+        except BaseException as e:  # KeyboardInterrupt too: the journal stays as it was
+            self._remove_quiet("pend.tmp")
+            if isinstance(e, OSError) and e.args and e.args[0] == _ENOSPC:
                 raise JournalFull("flash full: record %d not journalled" % seq)
             raise
-        self._tail += HEADER + n
-        self.last_seq = seq
-        seg = self._segs[-1]
-        if seg[1] is None:
-            seg[1] = seq
+        self._pend = (idx, new, seq, n)
+
+    def _copy_segment(self, idx, dst):
+        # the committed bytes of segment idx (all of it: segments only change whole)
+        buf = self._cbuf
+        src = open(self._seg_path(idx), "rb")
+        try:
+            left = self._tail
+            while left:
+                k = left if left < _COPY else _COPY
+                if src.readinto(buf[:k]) != k:
+                    raise JournalError("segment shorter than its records")
+                dst.write(buf[:k])
+                left -= k
+        finally:
+            src.close()
+
+    def commit(self):
+        """Make the prepared record part of the journal (one small flash write); returns its
+        seq. If it raises, `last_seq` says whether the record got in."""
+        if self._pend is None:
+            raise JournalError("no record prepared")
+        idx, new, seq, n = self._pend
+        try:
+            _replace(self.path + "/pend.tmp", self._seg_path(idx))
+            self._sync_dir()
+        except BaseException:
+            # The rename is one commit: the record is in exactly when pend.tmp is gone. When the
+            # flash cannot even say (a dying device), last_seq stays: boot will know.
+            if self._gone("pend.tmp"):
+                self._committed()
+            raise
+        self._committed()
         return seq
 
-    def _rotate(self):
-        self._close_writer()
-        self._segs.append([self._segs[-1][0] + 1, None])
-        self._tail = 0
-        self._f = open(self._seg_path(self._segs[-1][0]), "ab")
-        self._sync_dir()
-
-    def _resync_tail(self):
-        # append() failed part way. Closing the handle may still commit what it wrote (littlefs
-        # syncs on close unless the write itself errored), so look at the last segment again
-        # from the committed size: an intact record is adopted (last_seq tells the caller it is
-        # in), a torn one is cut, anything else marks the journal damaged.
-        self._close_writer()
+    def _gone(self, name):
         try:
-            seg = self._segs[-1]
-            p = self._seg_path(seg[0])
-            size = os.stat(p)[6]
-            if size <= self._tail:
-                return
-            end, expect, why = self._scan(p, size, self.last_seq + 1, seg, self._tail)
-            self.last_seq = expect - 1
-            self._tail = end
-            if why is not None:
-                if self._is_torn_tail(p, end, size, expect):
-                    self._truncate(p, end)
-                else:
-                    self.corrupt = (seg[0], end, why)
-        except Exception:
-            pass  # the device is failing; recovery at the next boot does the same
+            os.stat(self.path + "/" + name)
+            return False
+        except OSError as e:
+            return bool(e.args) and e.args[0] == _ENOENT
 
-    def _close_writer(self):
-        f = self._f
-        self._f = None
-        if f is not None:
-            try:
-                f.close()
-            except OSError:
-                pass
+    def _committed(self):
+        idx, new, seq, n = self._pend
+        self._pend = None
+        if new:
+            self._segs.append([idx, seq])
+            self._tail = HEADER + n
+        else:
+            self._tail += HEADER + n
+            seg = self._segs[-1]
+            if seg[1] is None:
+                seg[1] = seq
+        self.last_seq = seq
+
+    def discard(self):
+        """Drop a prepared, uncommitted record (nothing when there is none)."""
+        if self._pend is not None:
+            self._pend = None
+            self._remove_quiet("pend.tmp")
 
     def close(self):
-        self._close_writer()
+        """Drop a prepared record; the journal holds no open file otherwise."""
+        self.discard()
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        self._close_writer()
+        self.close()
 
     # ---------------------------------------------------------------- reading
 

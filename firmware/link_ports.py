@@ -1,45 +1,7 @@
 # Byte-stream ports for the host link (firmware/link.py): the Link reads and writes through
 # one of these, never waiting. Each has read(mv) -> count (0: nothing now, -1: the other side
 # is gone), write(mv) -> count (-1: gone) and wait(ms, out) for loops with nothing else to do.
-import os
-
-
-class FdPort:
-    """CPython: a file descriptor (the simulator's pty master), made non-blocking."""
-
-    def __init__(self, fd):
-        self.fd = fd
-        os.set_blocking(fd, False)
-
-    def read(self, mv):
-        """Bytes available now into mv: count, 0 if none, -1 if the other side is gone."""
-        try:
-            data = os.read(self.fd, len(mv))
-        except BlockingIOError:
-            return 0
-        except OSError:  # EIO: nobody holds the other end
-            return -1
-        if not data:
-            return -1
-        n = len(data)
-        mv[:n] = data
-        return n
-
-    def write(self, mv):
-        try:
-            return os.write(self.fd, mv)
-        except BlockingIOError:
-            return 0
-        except OSError:
-            return -1
-
-    def wait(self, ms, out=False):
-        import select
-
-        try:
-            select.select([self.fd], [self.fd] if out else [], [], ms / 1000)
-        except (OSError, ValueError):
-            pass
+# This is the board's (MicroPython streams); firmware/link_ports_host.py has the desktop's.
 
 
 class StreamPort:
@@ -96,34 +58,3 @@ class StreamPort:
 
     def wait(self, ms, out=False):
         (self._out if out and self.poll_out else self._in).poll(ms)
-
-
-class MemPort:
-    """In-memory port for tests: bytes fed with feed(), output collected in .out."""
-
-    def __init__(self):
-        self.inbuf = bytearray()
-        self.out = bytearray()
-        self.gone = False
-        self.room = 1 << 30  # bytes write() accepts per call
-
-    def feed(self, data):
-        self.inbuf += data
-
-    def read(self, mv):
-        if self.gone:
-            return -1
-        n = min(len(mv), len(self.inbuf))
-        mv[:n] = self.inbuf[:n]
-        del self.inbuf[:n]
-        return n
-
-    def write(self, mv):
-        if self.gone:
-            return -1
-        n = min(len(mv), self.room)
-        self.out += mv[:n]
-        return n
-
-    def wait(self, ms, out=False):
-        pass

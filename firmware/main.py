@@ -89,6 +89,8 @@ class Device:
         self.registry = registry
         self.files = files  # folder for tagset / uidreg.bin, None: not saved
         self.tags = TagsMode(self)
+        if hasattr(app, "fit"):
+            app.fit(hw.display)  # the app lays its screens out in pages for this display
         self.link = None  # firmware.link.Link: polled every step, its TAGS requests to self.tags
         if link is not None:
             self.attach(link)
@@ -133,7 +135,7 @@ class Device:
         self.dirty = True
         if r == MULTIPLE:
             if not self.tags.active:
-                self.app.tap(None, "one tile at a time")
+                self.app.tap(None, "multiple")  # the app words it in its language
             return
         if r != OK:
             return  # lifted mid-read, a bad frame: the next poll tries again
@@ -149,7 +151,7 @@ class Device:
         try:
             tile, _copy = tile_tag.identify(buf, uid, len(uid), self.tag_set, self.registry)
         except ValueError as e:
-            self.app.tap(uid, TAG_MESSAGES.get(e.args[0], e.args[-1]))
+            self.app.tap(uid, e.args[0])  # blank, corrupt, foreign_set, version: the app words it
             return
         self.app.tap(uid, tile)
 

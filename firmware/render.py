@@ -4,7 +4,8 @@
 #   +---------------------------+
 #   | title (inverted bar)      |
 #   | line scroll+0             |#   <- scroll bar when the lines do not all fit
-#   | line scroll+1      right  |#      a "\t" in a line right-aligns what follows it
+#   | line scroll+1      right  |#      a "\t" in a line right-aligns what follows it;
+#   | left   1 | right     2    |       a "\x1e" splits a line into two columns (layout.COL)
 #   | ...                       |
 #   |---------------------------|
 #   | hint                      |
@@ -187,6 +188,8 @@ class Renderer:
         if self.rows < 1:
             raise ValueError("screen too small for the font")
         self.ell_w = 6 * self.dot  # ". . ." and a gap before it
+        self.col_gap = 2 * self.mx + 1  # between the two columns of a row (a dotted rule in it)
+        self.cut = 0  # texts cut short (with an ellipsis) since this was last set to 0
         self._palbuf = bytearray(4)
         self._pal = framebuf.FrameBuffer(self._palbuf, 2, 1, framebuf.RGB565)
         self.blit = blit
@@ -286,19 +289,35 @@ class Renderer:
     def _line(self, fb, s, x, y, limit, fg, bg):
         b = _utf8(s)
         n = len(b)
-        t = 0
+        c = 0
+        while c < n and b[c] != 0x1E:  # two columns (firmware/layout.py COL)
+            c += 1
+        if c < n:
+            half = (limit - x - self.col_gap) >> 1
+            self._cell(fb, b, 0, c, x, y, x + half, fg, bg)
+            self._cell(fb, b, c + 1, n, limit - half, y, limit, fg, bg)
+            # a dotted rule between the columns, so that "0 南 102" does not read as one cell
+            rx = x + half + (self.col_gap >> 1)
+            for k in range(0, self.font.height, 2):
+                fb.pixel(rx, y + k, self.colors[RULE])
+            return
+        self._cell(fb, b, 0, n, x, y, limit, fg, bg)
+
+    def _cell(self, fb, b, i0, n, x, y, limit, fg, bg):
+        # the UTF-8 bytes b[i0:n] from x to limit; a tab right-aligns what follows it
+        t = i0
         while t < n and b[t] != 9:  # a tab: the rest goes right-aligned
             t += 1
         if t == n:
-            self._text(fb, b, 0, n, x, y, limit, fg, bg)
+            self._text(fb, b, i0, n, x, y, limit, fg, bg)
             return
         rw = self._measure(b, t + 1, n)
         rx = limit - rw
         if rx <= x:  # no room for the left part
             self._text(fb, b, t + 1, n, x, y, limit, fg, bg)
             return
-        if t:
-            self._text(fb, b, 0, t, x, y, rx - (self.font.size >> 1), fg, bg)
+        if t > i0:
+            self._text(fb, b, i0, t, x, y, rx - (self.font.size >> 1), fg, bg)
         self._text(fb, b, t + 1, n, rx, y, limit, fg, bg)
 
     def _text(self, fb, b, i, n, x, y, limit, fg, bg):
@@ -310,6 +329,7 @@ class Renderer:
         else:
             stop = limit - self.ell_w
             ell = True
+            self.cut += 1
         widths = font.widths
         offsets = font.offsets
         bm = font.bitmaps

@@ -1,58 +1,37 @@
 # One session at a table: who sits where, which hand, who deals, the wind, running totals and
-# the end (RULES.md "Table flow"). Pure logic: the app feeds it settled hands.
+# the end (RULES.md "Table flow"). Pure logic: the app feeds it settled hands. Its config is
+# checked by protocol/config.py before it gets here.
 #
 # Chairs 0-3 are the physical places, chair 0 East at the start. Seats in the rules core are
 # chairs; seat winds follow the dealer. chairs[c] is the player index (0-3 in the config's list)
 # sitting at chair c.
+#
+# A three-player table (firmware/session_three.py) and a survival table (firmware/survival.py)
+# are sessions with rules of their own, loaded only when a config asks for them (firmware/app.py
+# open_session).
 
-RULE_SETS = ("mcr", "sichuan", "guangdong")
-_DEFAULT_HANDS = {"mcr": 16, "sichuan": 8, "guangdong": 12}
-_DEFAULT_MINUTES = {"mcr": 120, "sichuan": 60, "guangdong": 50}
 WINDS = "ESWN"
 
 
-def check_config(cfg):
-    """Refuse a config that cannot start a session; returns an error message or None."""
-    if not isinstance(cfg, dict):
-        return "the config is not an object"
-    if cfg.get("rules") not in RULE_SETS:
-        return "rules must be one of mcr, sichuan, guangdong"
-    players = cfg.get("players")
-    if not isinstance(players, list) or len(players) != 4:
-        return "four players are needed"
-    for p in players:
-        if not isinstance(p, str) or not p or len(p) > 24:
-            return "player ids are short strings"
-    if len(set(players)) != 4:
-        return "a player sits at two places"
-    for key in ("tournament", "session", "table"):
-        v = cfg.get(key)
-        if v is None or (isinstance(v, str) and not v) or isinstance(v, bool):
-            return "%s is missing" % key
-    fd = cfg.get("first_dealer", 0)
-    if not isinstance(fd, int) or isinstance(fd, bool) or not 0 <= fd <= 3:
-        return "first_dealer must be 0-3"
-    for key in ("hands", "minutes"):
-        v = cfg.get(key)
-        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 1 or v > 400):
-            return "%s must be a positive number" % key
-    return None
-
-
 class Session:
+    survival = None               # a survival table's scores (firmware/survival.py)
+    empty = None                  # the empty chair of a three-player table
+    options = None                # the rules core's options for its hands (settle.Hand)
+    nobody = (False, False, False, False)   # chairs that confirm nothing (no player there)
+
     def __init__(self, cfg, start_ms=0):
         self.cfg = cfg
         self.rules = cfg["rules"]
         self.players = cfg["players"]
-        self.hands = cfg.get("hands") or _DEFAULT_HANDS[self.rules]
-        self.limit_ms = (cfg.get("minutes") or _DEFAULT_MINUTES[self.rules]) * 60000
+        self.hands = cfg["hands"]                    # protocol/config.py with_defaults() filled
+        self.limit_ms = cfg["minutes"] * 60000       # them in
         self.start_ms = start_ms
         self.hand = 1                 # the hand being played, 1-based
         self.dealer = cfg.get("first_dealer", 0)
         self.prevalent = 0            # index into WINDS
         self.chairs = [0, 1, 2, 3]
         self.totals = [0, 0, 0, 0]    # per player index
-        self.ended = None             # None, "hands" or "time"
+        self.ended = None             # None, "hands", "time", "referee" or "bust"
 
     # ---- who is where ----
     def player_at(self, chair):
@@ -73,7 +52,12 @@ class Session:
         return self.time_left_ms(now_ms) == 0
 
     # ---- after a hand ----
-    def apply(self, deltas):
+    def stamp(self, rec):
+        pass                      # a survival table adds its fields to a hand's record
+
+    def apply(self, rec):
+        """A hand's record is on flash (or read back at boot): its points count."""
+        deltas = rec["deltas"]
         for c in range(4):
             self.totals[self.chairs[c]] += deltas[c]
 

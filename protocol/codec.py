@@ -6,7 +6,7 @@ from protocol.frames import (
     E_BAD_REQUEST, E_DENIED, E_FULL, E_INTERNAL, E_JOURNAL, E_KEY_SET, E_NO_KEY, E_NONCE, E_RANGE,
     E_REFUSED, E_UNKNOWN, MAX_ENC, MAX_FRAME, REC_HEADER, T_ACK, T_ASIDE, T_BYE, T_CHALLENGE, T_CLOCK,
     T_CONFIG, T_HELLO, T_PROVISION, T_RECORDS, T_REKEY, T_RELEASE, T_TAGS, T_TAGS_SET, be32, cobs_decode_inplace,
-    cobs_encode_into, crc32, le32, seal_into)
+    cobs_encode_into, crc32, le32, put_le32)
 
 TYPE_NAMES = {T_HELLO: "HELLO", T_RECORDS: "RECORDS", T_ACK: "ACK", T_CONFIG: "CONFIG", T_CLOCK: "CLOCK",
               T_PROVISION: "PROVISION", T_CHALLENGE: "CHALLENGE", T_REKEY: "REKEY", T_BYE: "BYE",
@@ -53,6 +53,16 @@ def cobs_decode(enc):
     if n < 0:
         raise ValueError("not COBS: a zero byte, or a block running past the end")
     return bytes(buf[:n])
+
+
+def seal_into(body, n, out):
+    """body[0:n] is type, seq, payload: put the CRC at body[n:n+4] (body needs the room) and the
+    whole frame, 0x00 COBS 0x00, in out (MAX_ENC + 2 bytes). Returns the frame's length."""
+    put_le32(body, n, crc32(memoryview(body)[:n]))
+    out[0] = 0
+    e = cobs_encode_into(body, n + 4, out, 1)
+    out[e] = 0
+    return e + 1
 
 
 def encode_frame(typ, seq, payload=b""):

@@ -23,11 +23,26 @@ NUMBER_MAX = 10000           # session and table numbers: 1 .. NUMBER_MAX
 ID_MAX = 64                  # tournament id
 PLAYER_MAX = 16              # player id: what a 128 px screen line can still show beside a score
 DEFAULT_HANDS = {"mcr": 16, "sichuan": 8, "guangdong": 12}
+# A three-player table: one chair of players is null (the empty one). Seed 000 §一.3 若有三人，
+# 正常比赛，打15盘（5圈）; seed 004 §三.1 此时若有三人，则继续比赛 (its 12 hands). Sichuan: seed
+# 003 has no three-player play (a late player forfeits the game), so it is refused there, and in
+# survival (every table seats four).
+THREE_RULES = ("mcr", "guangdong")
+DEFAULT_HANDS_THREE = {"mcr": 15}
 DEFAULT_MINUTES = {"mcr": 120, "sichuan": 60, "guangdong": 50}
+MODES = ("session", "survival")
+TIME_MAX = 1 << 40           # epoch seconds
+SCORE_MAX = 1000000
 
 # name, required, kind, low, high. Kinds: "id" (a string of low..high printable characters),
-# "int" (low..high, not a bool), "choice" (one of the tuple in low), "players", "seat" (0 .. the
-# number of players - 1).
+# "int" (low..high, not a bool), "choice" (one of the tuple in low), "players" (ids, one may be
+# null), "seat" (0 .. the number of players - 1, not the empty chair), "bool", "scores" (one int
+# low..high per player).
+# Survival (issue 14, seed 000 §三.2, docs/survival.md): mode "survival" needs scores (what each
+# player carries in, by chair) and event_start (epoch seconds: the multipliers count from it);
+# final marks the last table. ends_at (every mode): when the head referee calls time for the
+# hall (epoch seconds), so a table that started late does not play longer. Added by the tourney
+# stream for the server; the box implements them (a box that does not must refuse mode).
 FIELDS = (
     ("tournament", True, "id", 1, ID_MAX),
     ("session", True, "int", 1, NUMBER_MAX),
@@ -38,7 +53,13 @@ FIELDS = (
     ("hands", False, "int", 1, 400),
     ("minutes", False, "int", 1, 600),
     ("lang", False, "choice", LANGS, None),
+    ("mode", False, "choice", MODES, None),
+    ("scores", False, "scores", 1, SCORE_MAX),
+    ("event_start", False, "int", 0, TIME_MAX),
+    ("final", False, "bool", None, None),
+    ("ends_at", False, "int", 0, TIME_MAX),
 )
+SURVIVAL_ONLY = ("scores", "event_start", "final")
 
 
 def is_int(v):
@@ -76,18 +97,32 @@ def _field(name, kind, lo, hi, v, cfg):
     if kind == "players":
         if not isinstance(v, list) or len(v) != SEATS:
             return "must be a list of %d player ids" % SEATS
+        if v.count(None) > 1:
+            return "may leave one chair empty (null), not more"
         for p in v:
-            e = id_problem(p, lo, hi)
+            e = None if p is None else id_problem(p, lo, hi)
             if e:
                 return "has an id that " + e
         for i in range(len(v)):
             if v[i] in v[i + 1:]:
                 return "name %s twice: a player sits at two places" % v[i]
         return None
+    if kind == "bool":
+        return None if v is True or v is False else "must be true or false"
+    if kind == "scores":
+        # a survival score: a player at 0 or below is out and never seated again
+        if not isinstance(v, list) or len(v) != SEATS:
+            return "must be a list of %d scores" % SEATS
+        for x in v:
+            if not is_int(x) or x < lo or x > hi:
+                return "must be whole numbers %d to %d" % (lo, hi)
+        return None
     if kind == "seat":
         n = len(cfg.get("players") or ()) or SEATS
         if not is_int(v) or v < 0 or v >= n:
             return "must be a seat 0 to %d" % (n - 1)
+        if (cfg.get("players") or [0])[v:v + 1] == [None]:
+            return "must be a chair with a player"
         return None
     return "has no check"
 
@@ -109,6 +144,16 @@ def check(cfg):
     for k in cfg:
         if k not in known:
             return (str(k)[:24], "unknown field %s" % str(k)[:24])
+    survival = cfg.get("mode") == "survival"
+    if None in cfg["players"] and (survival or cfg["rules"] not in THREE_RULES):
+        return ("players", "players: a three-player table is for mcr and guangdong sessions only")
+    for k in SURVIVAL_ONLY:
+        if k in cfg and not survival:
+            return (k, "%s is for mode survival only" % k)
+    if survival:
+        for k in ("scores", "event_start"):
+            if k not in cfg:
+                return (k, "%s is missing (mode survival)" % k)
     return None
 
 
@@ -125,7 +170,7 @@ def with_defaults(cfg):
         out[k] = cfg[k]
     r = cfg["rules"]
     if "hands" not in out:
-        out["hands"] = DEFAULT_HANDS[r]
+        out["hands"] = DEFAULT_HANDS_THREE.get(r, DEFAULT_HANDS[r]) if None in cfg["players"] else DEFAULT_HANDS[r]
     if "minutes" not in out:
         out["minutes"] = DEFAULT_MINUTES[r]
     if "lang" not in out:

@@ -10,7 +10,7 @@
 #     type u8 | seq u8 | payload (0..MAX_FRAME-6 bytes) | crc u32 LE
 #
 #   crc = CRC-32 (IEEE, binascii.crc32) over type, seq and payload. A body longer than MAX_FRAME
-#   (2048) bytes, or its encoding longer than MAX_ENC, is oversized: dropped up to the next 0x00
+#   (2050) bytes, or its encoding longer than MAX_ENC, is oversized: dropped up to the next 0x00
 #   and counted, as are bodies that fail COBS, are shorter than 6 bytes or fail the CRC.
 #
 # Requests and replies. The host sends a request (type 0x01..0x7F) with a seq of its choice
@@ -38,7 +38,8 @@
 #   0x02 RECORDS    from u32 BE, max u8              -> from u32 BE, count u8, then count times:
 #                                                       seq u32 BE, len u16 BE, sig[32], payload
 #                   records from, from+1, ... (as many as fit a frame, at most max); count 0 when
-#                   the journal has nothing at or after `from`. sig: protocol/sign.py record_mac,
+#                   the journal has nothing at or after `from`. A record holds at most
+#                   MAX_RECORD (2000) bytes: one always fits a reply. sig: protocol/sign.py record_mac,
 #                   made on the box. Needs a key (E_NO_KEY).
 #   0x03 ACK *      seq u32 BE                       -> seq u32 BE, acked u32 BE: the host has
 #                                                       stored (or set aside) every record <= seq
@@ -73,10 +74,13 @@ except ImportError:  # pragma: no cover - every port this project targets has it
     _crc32 = None
 
 PROTO = const(2)
-MAX_FRAME = const(2048)  # decoded body: type, seq, payload, crc
-MAX_ENC = const(2048 + 2048 // 254 + 1)  # its COBS encoding at most
-MAX_PAYLOAD = const(2048 - 6)
+MAX_RECORD = const(2000)  # a journal record's payload at most: one RECORDS reply carries it
 REC_HEADER = const(38)  # per record in RECORDS: seq 4, len 2, sig 32
+# decoded body at most: a RECORDS reply with one largest record (type, seq, status, from u32,
+# count u8, the record's header and payload, crc) = 2 + 1 + 5 + 38 + 2000 + 4
+MAX_FRAME = const(2050)
+MAX_ENC = const(2050 + 2050 // 254 + 1)  # its COBS encoding at most
+MAX_PAYLOAD = const(2050 - 6)
 NONCE_LEN = const(16)
 MAC_LEN = const(32)
 KEY_LEN = const(32)
@@ -150,36 +154,33 @@ def put_le32(b, i, v):
 # ------------------------------------------------------------------------------------ COBS
 
 
+def cobs_block(src, i, n):
+    """The canonical COBS block that starts at src[i] (0 <= i <= n): (code, end of its data,
+    start of the next block or -1 after the last). Its bytes on the wire: code, src[i:end].
+    The one rule of the encoding: cobs_encode_into and the box's streaming writer use it."""
+    z = src.find(_ZERO, i, n)
+    end = n if z < 0 else z
+    if end - i >= 254:
+        end = i + 254
+        return 0xFF, end, (-1 if end == n else end)
+    return end - i + 1, end, (-1 if z < 0 else z + 1)
+
+
 def cobs_encode_into(src, n, dst, o):
     """Canonical COBS of src[0:n] (a bytearray or bytes) written into dst from index o; returns
     the index after it. dst needs n + n // 254 + 1 bytes from o. Python work per block (a zero
     or 254 bytes), not per byte: the copies are slice assignments."""
     sm = memoryview(src)
-    code_at = o
-    o += 1
     i = 0
-    while True:
-        z = src.find(_ZERO, i, n)
-        end = n if z < 0 else z
-        while end - i >= 254:
-            dst[o:o + 254] = sm[i:i + 254]
-            o += 254
-            i += 254
-            dst[code_at] = 0xFF
-            if i == n:
-                return o
-            code_at = o
-            o += 1
-        k = end - i
-        if k:
-            dst[o:o + k] = sm[i:end]
-            o += k
-        dst[code_at] = k + 1
-        if z < 0:
-            return o
-        i = z + 1
-        code_at = o
+    while i >= 0:
+        code, end, nxt = cobs_block(src, i, n)
+        dst[o] = code
         o += 1
+        if end > i:
+            dst[o:o + end - i] = sm[i:end]
+            o += end - i
+        i = nxt
+    return o
 
 
 def cobs_decode_inplace(buf, n):
@@ -208,16 +209,6 @@ def cobs_decode_inplace(buf, n):
             buf[o] = 0
             o += 1
     return o
-
-
-def seal_into(body, n, out):
-    """body[0:n] is type, seq, payload: put the CRC at body[n:n+4] (body needs the room) and the
-    whole frame, 0x00 COBS 0x00, in out (MAX_ENC + 2 bytes). Returns the frame's length."""
-    put_le32(body, n, crc32(memoryview(body)[:n]))
-    out[0] = 0
-    e = cobs_encode_into(body, n + 4, out, 1)
-    out[e] = 0
-    return e + 1
 
 
 class Deframer:

@@ -2,9 +2,22 @@
 # and no dict built per reply.
 import json
 
+try:  # CPython: keep non-ASCII as it is, as MicroPython's json does
+    json.dumps("", ensure_ascii=False)
+
+    def _dumps_str(s):
+        return json.dumps(s, ensure_ascii=False)
+except TypeError:  # MicroPython
+    _dumps_str = json.dumps
+
 
 def q(s):
     """A JSON string literal; escapes only what JSON requires."""
+    # The json module quotes in C; when it escaped nothing (the length tells) that is the
+    # answer. Otherwise escape here: control characters as \u00XX on both interpreters.
+    r = _dumps_str(s)
+    if len(r) == len(s) + 2:
+        return r
     for ch in s:
         if ch == '"' or ch == "\\" or ord(ch) < 32:
             break
@@ -73,7 +86,7 @@ def run(line, max_line, body):
             if len(a) >= 2:
                 return error(rid, a[0], a[1], a[3] if len(a) > 3 else "")
             return error(rid, "bad_request", str(e))
-        return '{"id": ' + value(rid) + ', "ok": true, ' + text + "}"
+        return '{"id": %s, "ok": true, %s}' % (value(rid), text)  # one new str, not three
     except MemoryError:
         return error(rid, "internal", "out of memory")
     except Exception as e:  # a bug must not end the session: the reply names it
@@ -91,3 +104,30 @@ def dumps(v):
     if isinstance(v, float):
         raise ValueError("no floats in records")
     return value(v)
+
+
+def dump(v, write):
+    """dumps(v) written in pieces through write(str): the same characters, and no string of the
+    whole (a journal record streams into the journal's buffer: firmware/journal.py)."""
+    if isinstance(v, dict):
+        write("{")
+        sep = False
+        for k in sorted(v):
+            if sep:
+                write(",")
+            sep = True
+            write(q(k))
+            write(":")
+            dump(v[k], write)
+        write("}")
+    elif isinstance(v, (list, tuple)):
+        write("[")
+        for i in range(len(v)):
+            if i:
+                write(",")
+            dump(v[i], write)
+        write("]")
+    elif isinstance(v, float):
+        raise ValueError("no floats in records")
+    else:
+        write(value(v))

@@ -5,6 +5,12 @@
 # score() works in preallocated module buffers and returns one of them: copy what you keep.
 from rules_min.tiles import const  # MicroPython's, or a stand-in on CPython
 
+import sys
+
+_heap_lock = None
+if sys.implementation.name == "micropython":  # not on CPython: see tiles.py on `micropython`
+    from micropython import heap_lock as _heap_lock, heap_unlock as _heap_unlock
+
 from rules_min import mcr_shapes as sh
 from rules_min.mcr_table import (
     POINTS, ORDER, EXCL, EXCL_AT, NUM_FANS,
@@ -41,6 +47,16 @@ _SHAPE_BITS = (
     b"\x00\x00\x00\x00\x00\x01\x02"  # E S W N C F P
 )
 
+# Per tile code, two bytes (little-endian) for _tile_census to or/and over the tiles held:
+# bits 0-8 its rank (suited), 9-11 its suit m s p, 12 wind, 13 dragon, 14 and 15 _SHAPE_BITS.
+_TILE_BITS = bytearray(68)
+for _t in range(34):
+    _f = ((1 << _t % 9 | 512 << _t // 9 if _t < 27 else (0x1000 if _t < 31 else 0x2000))
+          | _SHAPE_BITS[_t] << 14)
+    _TILE_BITS[2 * _t] = _f & 255
+    _TILE_BITS[2 * _t + 1] = _f >> 8
+_TILE_BITS = bytes(_TILE_BITS)
+
 # Fans that seven pairs may add (seed 000 §二.2); everything else is dropped for that shape.
 _PAIRS_MAY_ADD = bytearray(NUM_FANS)
 for _f in bytes((
@@ -63,8 +79,9 @@ _work = bytearray(34)
 _full = bytearray(34)  # the concealed tiles, untouched while decompositions are searched
 _ch = bytearray(4)
 _pg = bytearray(4)
-_mark = bytearray(NUM_FANS)
+_mark = bytearray(NUM_FANS + 1)  # see _exclude_total
 _ZERO = bytes(NUM_FANS)
+_ZERO1 = bytes(NUM_FANS + 1)
 
 # Per-hand facts the decomposition callback reads (module globals: no closure allocation).
 _g_win = 0
@@ -82,83 +99,75 @@ _g_counts = None
 _g_nm = 0        # melds of the hand (_g_nmelds is larger while a knitted straight is scored)
 
 
-def _total(ft):
-    s = 0
-    for f in range(NUM_FANS):
-        if ft[f]:
-            s += POINTS[f] * ft[f]
-    return s
+# ---- kernels: loops over counts and fans (native twins in mcr_viper.py: change both) ----
 
-
-def _exclude(ft):
+def _exclude_total(ft, mark):
+    # Drop the fans that a present fan rules out (不计), higher points first, and return the
+    # points left. One pass in ORDER: a fan is ruled out only by fans before it in ORDER except
+    # 一色三节高 / 一色三同顺, which rule out each other, so when the later one is reached the
+    # earlier one is absent or has already ruled it out. mark[f] holds the number of the pass
+    # that ruled f out (kept in mark[NUM_FANS]), so it never needs clearing.
+    g = mark[NUM_FANS] + 1
+    if g > 255:
+        g = 1
+        mark[:] = _ZERO1
+    mark[NUM_FANS] = g
+    tot = 0
     for f in ORDER:
-        if ft[f] and not _mark[f]:
-            for k in range(EXCL_AT[f], EXCL_AT[f + 1]):
-                _mark[EXCL[k]] = 1
-    for f in range(NUM_FANS):
-        if _mark[f]:
-            ft[f] = 0
-            _mark[f] = 0
+        n = ft[f]
+        if n:
+            if mark[f] == g:
+                ft[f] = 0
+            else:
+                tot += POINTS[f] * n
+                for k in range(EXCL_AT[f], EXCL_AT[f + 1]):
+                    mark[EXCL[k]] = g
+    return tot
+
+
+def fans_in_order(ft, out):
+    """The fans present in ft into out (bytearray(NUM_FANS)), in ORDER (points descending);
+    returns how many."""
+    n = 0
+    for f in ORDER:
+        if ft[f]:
+            out[n] = f
+            n += 1
+    return n
+
+
+def _tile_census(allc, bits):
+    # Over the tiles held: their _TILE_BITS or-ed (bits 0-13), and-ed (bits 14, 15), and
+    # how many are held four times (bits 16 up).
+    held = 0
+    every = 0xC000
+    hog = 0
+    for t in range(34):
+        x = allc[t]
+        if x:
+            w = bits[2 * t] | bits[2 * t + 1] << 8
+            held |= w
+            every &= w
+            if x == 4:
+                hog += 1
+    return (held & 0x3FFF) | (every & 0xC000) | hog << 16
 
 
 def _unique_wait():
     # Seed 000 §二.10: edge/closed/single count only when the hand formally waits on one tile,
-    # tiles of which all four are in sight included. A tile with no tile of the hand at most two
-    # ranks away can only complete a special shape, and those need many different tiles.
+    # tiles of which all four are in sight included.
     global _g_unique
     if _g_unique < 0:
         c = _full
         win = _g_win
-        nm = _g_nm
         c[win] -= 1
-        kinds = 0
-        suited = 0
-        for t in range(34):
-            if c[t]:
-                kinds += 1
-                if t < 27:
-                    suited += 1
-        special = nm <= 1 and (kinds >= 11 or suited >= 8)
-        other = False
-        for t in range(34):
-            if t == win or c[t] >= 5:
-                continue
-            near = c[t] > 0
-            if not near and t < 27:
-                r = t % 9
-                near = ((r > 0 and c[t - 1]) or (r > 1 and c[t - 2])
-                        or (r < 8 and c[t + 1]) or (r < 7 and c[t + 2]))
-            if not (near or special):
-                continue
-            c[t] += 1
-            if near:
-                other = sh.regular(c, 4 - nm) or (nm == 0 and sh.seven_pairs(c))
-            if not other and special:
-                other = sh.special_win(c, nm)
-            c[t] -= 1
-            if other:
-                break
+        other = sh.other_wait(c, win, _g_nm)
         c[win] += 1
         _g_unique = 0 if other else 1
     return _g_unique
 
 
 # ---- chow and pung combinations (seed 001 §三.2-.5) ----
-
-def _chow2(a, b):
-    # fan of two chows given by lowest tile, a <= b
-    if a // 9 == b // 9:
-        if a == b:
-            return PURE_DOUBLE_CHOW
-        if b - a == 3:
-            return SHORT_STRAIGHT
-        if b - a == 6:
-            return TWO_TERMINAL_CHOWS
-        return _NONE
-    if a % 9 == b % 9:
-        return MIXED_DOUBLE_CHOW
-    return _NONE
-
 
 def _mixed(a, b, c):
     # three sets in three different suits: 1 same rank, 2 ranks in a row, 3 ranks 1-4-7 (as
@@ -170,14 +179,14 @@ def _mixed(a, b, c):
     sc = c // 9
     if sa == sb or sb == sc or sa == sc:
         return -1
-    ra = a % 9
-    rb = b % 9
-    rc = c % 9
-    if ra == rb == rc:
+    a %= 9
+    b %= 9
+    c %= 9
+    if a == b == c:
         return 1
-    lo = min(ra, rb, rc)
-    hi = max(ra, rb, rc)
-    mid = ra + rb + rc - lo - hi
+    lo = min(a, b, c)
+    hi = max(a, b, c)
+    mid = a + b + c - lo - hi
     if mid == lo + 1 and hi == lo + 2:
         return 2
     if lo == 0 and mid == 3 and hi == 6:
@@ -205,12 +214,6 @@ def _chow3(a, b, c):
     return _NONE
 
 
-def _pung2(a, b):
-    if a < 27 and b < 27 and a // 9 != b // 9 and a % 9 == b % 9:
-        return DOUBLE_PUNG
-    return _NONE
-
-
 def _pung3(a, b, c):
     if c < 27 and a // 9 == b // 9 == c // 9:
         return PURE_SHIFTED_PUNGS if b == a + 1 and c == b + 1 else _NONE
@@ -222,17 +225,50 @@ def _pung3(a, b, c):
     return _NONE
 
 
-def _two_set_fans(ft, v, n, two, limit):
-    # No fan of three or four sets: every pair of sets may score a two-set fan, but 套算一次
-    # (seed 001 §三.5) allows at most `limit` of them; the surplus is cut from the most repeated
-    # label first, 老少副 before 连六 before 喜相逢 before 一般高 (不得相同, §三.3).
-    cnt = 0
-    for i in range(n):
+# Two-set fans of the pairs of sets, in the order (0,1) (0,2) (0,3) (1,2) (1,3) (2,3) of the
+# sorted sets (fewer sets: the first pairs of that order that exist). _WITH[3*s..3*s+2]: the
+# pairs of four sets that hold set s.
+_PF = bytearray(6)
+_WITH = b"\x00\x01\x02\x00\x03\x04\x01\x03\x05\x02\x04\x05"
+
+
+def _pair_fans(v, n, chows):
+    # _PF for the n sorted sets v (lowest tiles of chows, or pung tiles); returns how many
+    # pairs have a fan
+    k = 0
+    hits = 0
+    for i in range(n - 1):
+        a = v[i]
         for j in range(i + 1, n):
-            f = two(v[i], v[j])
+            b = v[j]
+            f = _NONE
+            if a // 9 == b // 9:
+                if chows:
+                    if a == b:
+                        f = PURE_DOUBLE_CHOW
+                    elif b - a == 3:
+                        f = SHORT_STRAIGHT
+                    elif b - a == 6:
+                        f = TWO_TERMINAL_CHOWS
+            elif a % 9 == b % 9 and b < 27:
+                f = MIXED_DOUBLE_CHOW if chows else DOUBLE_PUNG
+            _PF[k] = f
             if f != _NONE:
-                ft[f] += 1
-                cnt += 1
+                hits += 1
+            k += 1
+    return hits
+
+
+def _two_set_fans(ft, npairs, limit):
+    # No fan of three or four sets: every pair of sets may score its two-set fan (_PF), but
+    # 套算一次 (seed 001 §三.5) allows at most `limit` of them; the surplus is cut from the most
+    # repeated label first, 老少副 before 连六 before 喜相逢 before 一般高 (不得相同, §三.3).
+    cnt = 0
+    for k in range(npairs):
+        f = _PF[k]
+        if f != _NONE:
+            ft[f] += 1
+            cnt += 1
     keep = 1
     while cnt > limit and keep >= 0:
         f = TWO_TERMINAL_CHOWS
@@ -244,22 +280,13 @@ def _two_set_fans(ft, v, n, two, limit):
         keep -= 1
 
 
-def _isolated(v, n, two):
-    # sets that make a two-set fan with none of the others
-    iso = 0
-    for i in range(n):
-        for j in range(n):
-            if i != j and two(min(v[i], v[j]), max(v[i], v[j])) != _NONE:
-                break
-        else:
-            iso += 1
-    return iso
-
-
-def _combos(ft, v, n, four, three, two, chows):
-    # v[0..n-1]: sorted lowest tiles of the chows (or pungs)
+def _combos(ft, v, n, chows):
+    # Fans of combinations of the n sorted chows (or pungs) v (seed 001 §三.2-.5).
+    if n < 2:
+        return
+    hits = _pair_fans(v, n, chows)
     if n == 4:
-        f = four(v)
+        f = _chow4(v) if chows else _pung4(v)
         if f != _NONE:
             ft[f] += 1
             return
@@ -271,52 +298,54 @@ def _combos(ft, v, n, four, three, two, chows):
             a = v[0] if skip else v[1]
             b = v[1] if skip > 1 else v[2]
             c = v[3] if skip < 3 else v[2]
-            f = three(a, b, c)
-            if f == _NONE:
+            f = _chow3(a, b, c) if chows else _pung3(a, b, c)
+            if f == _NONE or POINTS[f] <= bestp:
                 continue
-            o = v[skip]
-            x = _NONE
-            for y in (a, b, c):
-                g = two(min(o, y), max(o, y))
-                if g != _NONE and (x == _NONE or g < x):
-                    x = g   # lowest id first: 一般高, 喜相逢, 连六, 老少副
-            if POINTS[f] > bestp:
-                bestp = POINTS[f]
-                bestf = f
-                bestx = x
+            bestp = POINTS[f]
+            bestf = f
+            # lowest id first: 一般高, 喜相逢, 连六, 老少副
+            bestx = min(_PF[_WITH[3 * skip]], _PF[_WITH[3 * skip + 1]], _PF[_WITH[3 * skip + 2]])
         if bestf != _NONE:
             ft[bestf] += 1
             if bestx != _NONE:
                 ft[bestx] += 1
             return
         if chows:
-            limit = 3 - _isolated(v, 4, two)
-            if limit > 0:
-                _two_set_fans(ft, v, 4, two, limit)
+            if hits:
+                # sets that make a two-set fan with none of the others do not count
+                iso = 0
+                for s in range(4):
+                    if (_PF[_WITH[3 * s]] == _NONE and _PF[_WITH[3 * s + 1]] == _NONE
+                            and _PF[_WITH[3 * s + 2]] == _NONE):
+                        iso += 1
+                if iso < 3:
+                    _two_set_fans(ft, 6, 3 - iso)
             return
     elif n == 3:
-        f = three(v[0], v[1], v[2])
+        f = _chow3(v[0], v[1], v[2]) if chows else _pung3(v[0], v[1], v[2])
         if f != _NONE:
             ft[f] += 1
             return
-    if n >= 2:
+    if hits:
         # pungs: every pair counts (two 双同刻 at most); chows: at most n - 1
-        _two_set_fans(ft, v, n, two, n - 1 if chows else 6)
+        _two_set_fans(ft, n * (n - 1) // 2, n - 1 if chows else 6)
 
 
 def _chow4(v):
-    a, b, c, d = v[0], v[1], v[2], v[3]
+    a = v[0]
+    d = v[3]
     if a // 9 == d // 9:
         if a == d:
             return QUADRUPLE_CHOW
-        s = b - a
-        if (s == 1 or s == 2) and c - b == s and d - c == s:
+        s = v[1] - a
+        if (s == 1 or s == 2) and v[2] - v[1] == s and d - v[2] == s:
             return FOUR_PURE_SHIFTED_CHOWS
     return _NONE
 
 
 def _pung4(v):
-    a, d = v[0], v[3]
+    a = v[0]
+    d = v[3]
     if d < 27 and a // 9 == d // 9 and d - a == 3:
         return FOUR_PURE_SHIFTED_PUNGS
     return _NONE
@@ -332,10 +361,8 @@ def _sort4(v, n):
         v[j + 1] = x
 
 
-def _terminal_chows(ft, nchow, pair):
-    # 一色双龙会 / 三色双龙会: 123 and 789 chows twice and a pair of 5s
-    if nchow != 4 or pair >= 27 or pair % 9 != 4:
-        return False
+def _terminal_chows(ft, pair):
+    # 一色双龙会 / 三色双龙会: 123 and 789 chows twice and a pair of 5s (four chows, pair 5)
     lo = 0  # 2 bits a suit: how many 123 chows
     hi = 0  # same for 789
     for i in range(4):
@@ -370,13 +397,18 @@ def _eval():
     self_drawn = _g_self
     pair = _tiles[4]
     first = _g_nmelds
-    # A discarded winning tile that fits no concealed chow completed a pung: that pung counts
-    # as claimed (seed 001 §三 明杠 note: a pung finished by a discard is not concealed).
-    in_chow = False
+    # Where the winning tile sits in the concealed chows: bit 0 at an end, bit 1 in the middle
+    # (bit 2, the pair, below). A discarded winning tile that fits no concealed chow completed
+    # a pung: that pung counts as claimed (seed 001 §三 明杠 note).
+    pos = 0
     for i in range(first, 4):
         t = _tiles[i]
-        if _kinds[i] == _CHOW and t <= win <= t + 2 and win // 9 == t // 9:
-            in_chow = True
+        if _kinds[i] == _CHOW and win // 9 == t // 9:
+            if win == t + 1:
+                pos |= 2
+            elif win == t or win == t + 2:
+                pos |= 1
+    in_chow = pos != 0
     nchow = 0
     npung = 0
     nknit = 0
@@ -508,11 +540,13 @@ def _eval():
         ft[KNITTED_STRAIGHT] = 1
 
     # combinations of chows and of pungs
-    if not _terminal_chows(ft, nchow, pair):
-        _sort4(_ch, nchow)
-        _combos(ft, _ch, nchow, _chow4, _chow3, _chow2, True)
-    _sort4(_pg, npung)
-    _combos(ft, _pg, npung, _pung4, _pung3, _pung2, False)
+    if not (nchow == 4 and pair < 27 and pair % 9 == 4 and _terminal_chows(ft, pair)):
+        if nchow > 1:
+            _sort4(_ch, nchow)
+            _combos(ft, _ch, nchow, True)
+    if npung > 1:
+        _sort4(_pg, npung)
+        _combos(ft, _pg, npung, False)
 
     # concealment
     if _g_nopen == 0:
@@ -521,14 +555,6 @@ def _eval():
         ft[MELDED_HAND] = 1
 
     # the wait (seed 000 §二.9-10): only for a unique wait; one of the three, edge first
-    pos = 0
-    for i in range(first, 4):
-        t = _tiles[i]
-        if _kinds[i] == _CHOW and win // 9 == t // 9:
-            if win == t + 1:
-                pos |= 2
-            elif win == t or win == t + 2:
-                pos |= 1
     if pair == win:
         pos |= 4
     if pos and not ft[FOUR_KONGS] and _unique_wait():
@@ -541,8 +567,7 @@ def _eval():
     if ft[MELDED_HAND]:
         ft[SINGLE_WAIT] = 0
 
-    _exclude(ft)
-    tot = _total(ft)
+    tot = _exclude_total(ft, _mark)
     if tot == 0:
         ft[CHICKEN_HAND] = 1
         tot = 8
@@ -590,84 +615,46 @@ def _on_split():
     _keep(_eval())
 
 
-def _tile_fans(ft, allc, melds, counts, win, flags):
+def _tile_fans(ft, allc, melds, counts, win, self_drawn, last_of_kind, last_tile, kong):
     # Fans fixed by which tiles the hand holds and by the win flags.
-    self_drawn, last_of_kind, last_tile, kong = flags
-    suits = 0
-    honours = 0
-    winds = 0
-    dragons = 0
-    term_or_hon = True
-    simples = True
-    terminals_only = True
-    green = True
-    rev = True
-    lo = 9
-    hi = 0
-    for t in range(34):
-        if not allc[t]:
-            continue
-        if t >= 27:
-            honours += 1
-            if t >= 31:
-                dragons += 1
-            else:
-                winds += 1
-            simples = False
-            terminals_only = False
-        else:
-            suits |= 1 << (t // 9)
-            r = t % 9 + 1
-            if r < lo:
-                lo = r
-            if r > hi:
-                hi = r
-            if r == 1 or r == 9:
-                simples = False
-            else:
-                term_or_hon = False
-                terminals_only = False
-        if not _SHAPE_BITS[t] & 1:
-            green = False
-        if not _SHAPE_BITS[t] & 2:
-            rev = False
+    held = _tile_census(allc, _TILE_BITS)
+    every = held & 0xC000   # and-ed: green, reversible
+    hog = held >> 16        # 四归一: four of a tile that are not a kong
+    ranks = held & 0x1FF
+    suits = held >> 9 & 7
+    honours = held & 0x3000
     nsuits = (suits & 1) + (suits >> 1 & 1) + (suits >> 2 & 1)
-    if green:
+    if every & 0x4000:
         ft[ALL_GREEN] = 1
     if nsuits == 0:
         ft[ALL_HONORS] = 1
-    elif term_or_hon:
+    elif ranks & 0xFE == 0:  # terminals and honours only
         if honours:
             ft[ALL_TERMINALS_AND_HONORS] = 1
-        elif terminals_only:
+        else:
             ft[ALL_TERMINALS] = 1
     if nsuits == 1:
         ft[FULL_FLUSH if honours == 0 else HALF_FLUSH] = 1
     elif nsuits == 2:
         ft[ONE_VOIDED_SUIT] = 1
-    elif nsuits == 3 and winds and dragons:
+    elif nsuits == 3 and held & 0x1000 and held & 0x2000:
         ft[ALL_TYPES] = 1
     if honours == 0:
         ft[NO_HONORS] = 1
-        if lo >= 7:
+        if ranks & 0x3F == 0:      # 7-9 only
             ft[UPPER_TILES] = 1
-        elif lo >= 6:
+        elif ranks & 0x1F == 0:    # 6-9
             ft[UPPER_FOUR] = 1
-        if hi <= 3:
+        if ranks & 0x1F8 == 0:     # 1-3
             ft[LOWER_TILES] = 1
-        elif hi <= 4:
+        elif ranks & 0x1F0 == 0:   # 1-4
             ft[LOWER_FOUR] = 1
-        if lo >= 4 and hi <= 6:
+        if ranks & 0x1C7 == 0:     # 4-6
             ft[MIDDLE_TILES] = 1
-    if simples:
-        ft[ALL_SIMPLES] = 1
-    if rev:
+        if ranks & 0x101 == 0:
+            ft[ALL_SIMPLES] = 1
+    if every & 0x8000:
         ft[REVERSIBLE_TILES] = 1
-    # 四归一: four of a tile that are not a kong
-    hog = 0
-    for t in range(34):
-        if allc[t] == 4:
-            hog += 1
     for i in range(0, len(melds), 3):
         if melds[i] == _KONG:
             hog -= 1
@@ -727,7 +714,39 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
     (one count per fan id, module buffer: copy to keep), total its points without flowers.
     mixed: the winning tile went into the hand before it was shown (seed 000 §一.2.8).
     Returns (None, 0) when the tiles are no winning hand."""
-    global _g_win, _g_self, _g_nmelds, _g_nopen, _g_seat, _g_prev, _g_best_total, _g_unique
+    if _heap_lock is None:
+        total = score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind,
+                           prevalent_wind, mixed)
+    else:
+        # With the heap locked MicroPython puts every call's frame on the C stack (a frame over
+        # 11 words is otherwise taken from the heap and given back: ~10% of the time on the
+        # Pico). The scorer allocates nothing else (bench/pico_score.py runs every corpus hand
+        # locked); should it ever, the MemoryError is caught and the hand scored unlocked.
+        total = None
+        _heap_lock()
+        try:
+            total = score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind,
+                               prevalent_wind, mixed)
+        except MemoryError:
+            pass
+        finally:
+            _heap_unlock()
+        if total is None:
+            total = score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind,
+                               prevalent_wind, mixed)
+    if total < 0:
+        return None, 0
+    return fans, total
+
+
+fans = None  # the fans of the last score_into (a module buffer), None when it found no win
+
+
+def score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind, prevalent_wind,
+               mixed=False):
+    """score() without its result tuple: returns the total (-1 for no win) and leaves the fans
+    in mcr.fans. Allocates nothing (the benchmark runs it with the heap locked)."""
+    global fans, _g_win, _g_self, _g_nmelds, _g_nopen, _g_seat, _g_prev, _g_best_total, _g_unique
     global _g_counts, _g_nm, _g_alt_key, _g_best_key, _g_pairs_tie
     nm = len(melds) // 3
     allc = _work
@@ -762,7 +781,7 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
     _full[:] = counts
     _base[:] = _ZERO
     _best[:] = _ZERO
-    _tile_fans(_base, allc, melds, counts, win, (self_drawn, last_of_kind, last_tile, kong))
+    _tile_fans(_base, allc, melds, counts, win, self_drawn, last_of_kind, last_tile, kong)
     if mixed:   # seed 000 §一.2.8: no 边张, 嵌张, 单钓 (as if several waits), 和绝张, 九莲宝灯
         _base[NINE_GATES] = 0
         _base[LAST_TILE] = 0
@@ -776,13 +795,16 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
         if sh.seven_pairs(counts):
             special = _special(SEVEN_PAIRS)
             if _best[SEVEN_SHIFTED_PAIRS]:
-                return _best, special
+                fans = _best
+                return special
             _g_pairs_tie = True
             _g_best_key = 0x3FFFFFFF  # any regular split that ties comes later and wins
         elif sh.thirteen_orphans(counts):
-            return _best, _special(THIRTEEN_ORPHANS)
+            fans = _best
+            return _special(THIRTEEN_ORPHANS)
         elif sh.honours_knitted(counts):
-            return _best, _special(LESSER_HONORS_KNITTED)
+            fans = _best
+            return _special(LESSER_HONORS_KNITTED)
     _g_best_total = special
 
     sh.decompose(counts, nm, _kinds, _tiles, _on_split)
@@ -807,10 +829,10 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
                 counts[t] += 1
 
     if _g_best_total < 0:
-        return None, 0
-    if _g_alt_key > _g_best_key:
-        return _alt, _g_best_total
-    return _best, _g_best_total
+        fans = None
+        return -1
+    fans = _alt if _g_alt_key > _g_best_key else _best
+    return _g_best_total
 
 
 def _special(shape):
@@ -841,9 +863,16 @@ def _special(shape):
         ft[GREATER_HONORS_KNITTED if honours == 7 else LESSER_HONORS_KNITTED] = 1
         if sh.knitted_of(c) >= 0:
             ft[KNITTED_STRAIGHT] = 1
-    _exclude(ft)
-    tot = _total(ft)
+    tot = _exclude_total(ft, _mark)
     if tot == 0:
         ft[CHICKEN_HAND] = 1
         tot = 8
     return tot
+
+
+# Native kernels where this board's build compiled them (see mcr_shapes.py's end).
+_nv = sh._nv
+if _nv is not None:
+    _exclude_total = _nv.exclude_total
+    _tile_census = _nv.tile_census
+    fans_in_order = _nv.fans_in_order

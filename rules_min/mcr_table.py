@@ -1,7 +1,7 @@
 # Chinese Official fan table: ids, points, names, exclusions (不计).
 # Ids follow testdata/mcr_fans.tsv (points descending, 明暗杠 last); a test checks the names.
 # The exclusion lists at the bottom are rules: each cites seed 001 §三 or seed 000 §二.
-from rules_min.tiles import nth
+from rules_min.tiles import fields, field
 
 from rules_min.tiles import const  # MicroPython's, or a stand-in on CPython
 
@@ -91,29 +91,46 @@ NUM_FANS = const(82)
 
 POINTS = b'\x58\x58\x58\x58\x58\x58\x58\x40\x40\x40\x40\x40\x40\x30\x30\x20\x20\x20\x18\x18\x18\x18\x18\x18\x18\x18\x18\x10\x10\x10\x10\x10\x10\x0c\x0c\x0c\x0c\x0c\x08\x08\x08\x08\x08\x08\x08\x08\x08\x06\x06\x06\x06\x06\x06\x06\x04\x04\x04\x04\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x05'
 
-# Names joined by "|"; name() slices one out, so no list of 82 strings sits in RAM.
-CN = "大四喜|大三元|绿一色|九莲宝灯|四杠|连七对|十三幺|清幺九|小四喜|小三元|字一色|四暗刻|一色双龙会|一色四同顺|一色四节高|一色四步高|三杠|混幺九|七对|七星不靠|全双刻|清一色|一色三同顺|一色三节高|全大|全中|全小|清龙|三色双龙会|一色三步高|全带五|三同刻|三暗刻|全不靠|组合龙|大于五|小于五|三风刻|花龙|推不倒|三色三同顺|三色三节高|无番和|妙手回春|海底捞月|杠上开花|抢杠和|碰碰和|混一色|三色三步高|五门齐|全求人|双暗杠|双箭刻|全带幺|不求人|双明杠|和绝张|箭刻|圈风刻|门风刻|门前清|平和|四归一|双同刻|双暗刻|暗杠|断幺|一般高|喜相逢|连六|老少副|幺九刻|明杠|缺一门|无字|边张|嵌张|单钓将|自摸|花牌|明暗杠"
+# Names joined by "|" as UTF-8 bytes, with the byte offset of each (tiles.fields): name() reads
+# two offsets and decodes one slice, and no list of 82 strings sits in RAM. (The Chinese names
+# are encoded at import: ~900 bytes of RAM even when frozen, for a readable source.)
+CN = "大四喜|大三元|绿一色|九莲宝灯|四杠|连七对|十三幺|清幺九|小四喜|小三元|字一色|四暗刻|一色双龙会|一色四同顺|一色四节高|一色四步高|三杠|混幺九|七对|七星不靠|全双刻|清一色|一色三同顺|一色三节高|全大|全中|全小|清龙|三色双龙会|一色三步高|全带五|三同刻|三暗刻|全不靠|组合龙|大于五|小于五|三风刻|花龙|推不倒|三色三同顺|三色三节高|无番和|妙手回春|海底捞月|杠上开花|抢杠和|碰碰和|混一色|三色三步高|五门齐|全求人|双暗杠|双箭刻|全带幺|不求人|双明杠|和绝张|箭刻|圈风刻|门风刻|门前清|平和|四归一|双同刻|双暗刻|暗杠|断幺|一般高|喜相逢|连六|老少副|幺九刻|明杠|缺一门|无字|边张|嵌张|单钓将|自摸|花牌|明暗杠".encode()
 EN = (
-    "Big Four Winds|Big Three Dragons|All Green|Nine Gates|Four Kongs|Seven Shifted Pairs|"
-    "Thirteen Orphans|All Terminals|Little Four Winds|Little Three Dragons|All Honors|"
-    "Four Concealed Pungs|Pure Terminal Chows|Quadruple Chow|Four Pure Shifted Pungs|"
-    "Four Pure Shifted Chows|Three Kongs|All Terminals and Honors|Seven Pairs|"
-    "Greater Honors and Knitted Tiles|All Even Pungs|Full Flush|Pure Triple Chow|Pure Shifted Pungs|"
-    "Upper Tiles|Middle Tiles|Lower Tiles|Pure Straight|Three-Suited Terminal Chows|Pure Shifted Chows|"
-    "All Five|Triple Pung|Three Concealed Pungs|Lesser Honors and Knitted Tiles|Knitted Straight|"
-    "Upper Four|Lower Four|Big Three Winds|Mixed Straight|Reversible Tiles|Mixed Triple Chow|"
-    "Mixed Shifted Pungs|Chicken Hand|Last Tile Draw|Last Tile Claim|Out with Replacement Tile|"
-    "Robbing The Kong|All Pungs|Half Flush|Mixed Shifted Chows|All Types|Melded Hand|Two Concealed Kongs|"
-    "Two Dragons Pungs|Outside Hand|Fully Concealed Hand|Two Melded Kongs|Last Tile|Dragon Pung|"
-    "Prevalent Wind|Seat Wind|Concealed Hand|All Chows|Tile Hog|Double Pung|Two Concealed Pungs|"
-    "Concealed Kong|All Simples|Pure Double Chow|Mixed Double Chow|Short Straight|Two Terminal Chows|"
-    "Pung of Terminals or Honors|Melded Kong|One Voided Suit|No Honors|Edge Wait|Closed Wait|Single Wait|"
-    "Self-Drawn|Flower Tiles|Concealed Kong and Melded Kong"
+    b"Big Four Winds|Big Three Dragons|All Green|Nine Gates|Four Kongs|Seven Shifted Pairs|"
+    b"Thirteen Orphans|All Terminals|Little Four Winds|Little Three Dragons|All Honors|"
+    b"Four Concealed Pungs|Pure Terminal Chows|Quadruple Chow|Four Pure Shifted Pungs|"
+    b"Four Pure Shifted Chows|Three Kongs|All Terminals and Honors|Seven Pairs|"
+    b"Greater Honors and Knitted Tiles|All Even Pungs|Full Flush|Pure Triple Chow|Pure Shifted Pungs|"
+    b"Upper Tiles|Middle Tiles|Lower Tiles|Pure Straight|Three-Suited Terminal Chows|Pure Shifted Chows|"
+    b"All Five|Triple Pung|Three Concealed Pungs|Lesser Honors and Knitted Tiles|Knitted Straight|"
+    b"Upper Four|Lower Four|Big Three Winds|Mixed Straight|Reversible Tiles|Mixed Triple Chow|"
+    b"Mixed Shifted Pungs|Chicken Hand|Last Tile Draw|Last Tile Claim|Out with Replacement Tile|"
+    b"Robbing The Kong|All Pungs|Half Flush|Mixed Shifted Chows|All Types|Melded Hand|Two Concealed Kongs|"
+    b"Two Dragons Pungs|Outside Hand|Fully Concealed Hand|Two Melded Kongs|Last Tile|Dragon Pung|"
+    b"Prevalent Wind|Seat Wind|Concealed Hand|All Chows|Tile Hog|Double Pung|Two Concealed Pungs|"
+    b"Concealed Kong|All Simples|Pure Double Chow|Mixed Double Chow|Short Straight|Two Terminal Chows|"
+    b"Pung of Terminals or Honors|Melded Kong|One Voided Suit|No Honors|Edge Wait|Closed Wait|Single Wait|"
+    b"Self-Drawn|Flower Tiles|Concealed Kong and Melded Kong"
 )
 
 
+_CN_AT = fields(CN)
+_EN_AT = fields(EN)
+
+
 def name(fan, en=False):
-    return nth(EN if en else CN, fan)
+    if en:
+        return field(EN, _EN_AT, fan)
+    return field(CN, _CN_AT, fan)
+
+
+def name_bytes(fan, en=False):
+    """name() as UTF-8 bytes, for replies built as bytes. No name holds a character that JSON
+    would escape (tests/core/test_speed.py)."""
+    b = EN if en else CN
+    at = _EN_AT if en else _CN_AT
+    i = 2 * fan  # tiles.field_bytes, inlined: a call less per name
+    return b[at[i] | at[i + 1] << 8:(at[i + 2] | at[i + 3] << 8) - 1]
 
 
 # Fans in the order exclusions are applied: higher points first.

@@ -6,7 +6,9 @@
 #   h.deltas(), h.transfers, h.next_dealer, h.flags
 #
 # A transfer is [payer, payee, points, reason]; payer or payee None is a deduction (a penalty
-# paid to nobody). Any prefix of a hand's events settles, so the device can show running totals.
+# paid to nobody). h.wins keeps each win as scored, [seat, discarder, fans, total] with fans
+# [[fan id, count], ...], so a caller never scores a hand a second time to show or record it. Any prefix of a hand's events settles, so the device can show running totals.
+# A three-player table's hands: rules_min/settle_three.py (ThreeHand, options {"absent": chair}).
 # Each rule set's scorer is imported where it is used: on the device a Sichuan table never
 # loads the ~30 KB of Chinese Official tables.
 sichuan = None
@@ -14,9 +16,6 @@ guangdong = None
 from rules_min.notation import parse
 from rules_min.penalties import charge, bar
 from rules_min.win_flags import check as check_win_flags
-# At import, not at the first declared win: its 3K of tables need contiguous blocks that a
-# heap fragmented by a long session may no longer have (MemoryError seen on the 64-bit port).
-from rules_min.shanten import shanten
 
 _WINDS = "ESWN"
 _SUITS = "msp"
@@ -24,6 +23,14 @@ _SUITS = "msp"
 
 def _err(i, code, msg):
     return ValueError(code, "event %d: %s" % (i, msg), i)
+
+
+def _ids(counts, n):
+    out = []
+    for f in range(n):
+        if counts[f]:
+            out.append([f, counts[f]])
+    return out
 
 
 def _load(rules):
@@ -37,6 +44,8 @@ def _load(rules):
 
 
 class Hand:
+    SHARES = 3                   # what one player pays "for all" (放杠, 承包): three others' shares
+
     def __init__(self, rules, dealer=0, prevalent="E", options=None):
         if rules not in ("mcr", "sichuan", "guangdong"):
             raise ValueError("unsupported_rules", "rule set %s is not available" % rules, None)
@@ -50,6 +59,7 @@ class Hand:
         self.out = [False] * 4       # Sichuan: has won and left the hand
         self.barred = [False] * 4    # may not win this hand any more
         self.winners = []            # seats in the order they won
+        self.wins = []               # [seat, discarder, [[fan id, count], ...], total] per win
         self.first_group = None      # Sichuan: seats of the first win's discard, and its discarder
         self.penalties = {}          # (seat, kind) -> times charged this hand
         self.kongs = []              # [seat, kind, from, [transfer indices], passed_on]
@@ -164,7 +174,7 @@ class Hand:
         elif self.rules == "guangdong":
             base = guangdong.BASE
             if kind == "direct":   # 放杠: the discarder pays all three shares
-                k[3].append(self.pay(src, s, 3 * base, "direct kong, discarder pays for three (放杠)"))
+                k[3].append(self.pay(src, s, self.SHARES * base, "direct kong, discarder pays for three (放杠)"))
             else:
                 each = 2 * base if kind == "concealed" else base
                 for x in range(4):
@@ -278,6 +288,11 @@ class Hand:
                               seat_wind, self.prevalent, mixed)
         if ft is None or total < 8:
             raise _err(i, "not_win", "not a win of 8 fans: key it in as a declared win")
+        from rules_min import mcr_table
+        fans = _ids(ft, mcr_table.NUM_FANS)
+        if fl:
+            fans.append([mcr_table.FLOWER_TILES, fl])
+        self.wins.append([w, src, fans, total + fl])
         p = mcr_pay.payments(total + fl, w, src)
         why = "win %d fans" % (total + fl) + (" self-drawn" if src is None else "")
         if misnamed:
@@ -308,6 +323,7 @@ class Hand:
                                  bool(self.options.get("gen")))
         if f is None:
             raise _err(i, "not_win", "not a winning hand")
+        self.wins.append([w, src, _ids(f, sichuan.NUM_FANS), total])
         v = sichuan.value(total)
         why = "win %d fans" % total
         if src is None:
@@ -337,6 +353,7 @@ class Hand:
                 raise _err(i, "bad_event", "unknown horse tile %r" % (h,))
             tiles.append(t)
         hits = guangdong.horse_hits(tiles, w, self.dealer)
+        self.wins.append([w, src, [[row, 1]], table[row][2]])
         v = guangdong.BASE * table[row][2] * guangdong.horse_factor(hits, bool(self.options.get("horse_add")))
         why = "win %s x%d" % (table[row][0], table[row][2]) + (", %d horse hits" % hits if hits else "")
         # 承包: a robbed added kong, or 杠上开花 after a 放杠, makes one player pay all shares
@@ -346,7 +363,7 @@ class Hand:
         elif kong and src is None and prev[1] == "direct":
             liable = prev[2]
         if liable is not None:
-            self.pay(liable, w, 3 * v, why + ", pays for all (承包)")
+            self.pay(liable, w, self.SHARES * v, why + ", pays for all (承包)")
         elif src is None:
             for x in range(4):
                 if x != w:
@@ -426,6 +443,11 @@ class Hand:
             ft, total = (None, 0) if row < 0 else (row, 8)
         if ft is not None and (total >= 8 or self.rules != "mcr"):
             raise _err(i, "is_a_win", "the declared hand is a win: key it in as a win")
+        # shanten is imported here, not with the module: most sessions never declare a hand, and
+        # held all session it costs the box 11K (every scenario then needs a bigger heap). The
+        # box loads it with the heap collected as a declared hand starts (firmware/flows/declare.py),
+        # while its tables still find contiguous blocks.
+        from rules_min.shanten import shanten
         counts[win] -= 1
         n = shanten(counts, len(melds) // 3)
         if self.rules == "mcr":

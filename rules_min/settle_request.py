@@ -40,6 +40,9 @@ def settle(req, rules):
     options = req.get("options", {})
     if not isinstance(options, dict):
         raise ValueError("bad_request", "options must be an object", None)
+    a = options.get("absent", -1)   # a three-player table's empty chair (settle.py)
+    if not isinstance(a, int) or isinstance(a, bool) or a < -1 or a > 3 or a == dealer:
+        raise ValueError("bad_request", "absent must be a seat 0-3 other than the dealer", None)
     if rules == "guangdong":
         msg = _table_error(options.get("hand_table"))
         if msg:
@@ -49,7 +52,11 @@ def settle(req, rules):
         raise ValueError("bad_request", "events must be a list", None)
     if len(events) > MAX_EVENTS:
         raise ValueError("bad_request", "more than %d events" % MAX_EVENTS, None)
-    h = Hand(rules, dealer, pw, options)
+    if a >= 0:
+        from rules_min.settle_three import ThreeHand as H
+    else:
+        H = Hand
+    h = H(rules, dealer, pw, options)
     for i in range(len(events)):
         h.event(i, events[i])
     h.finish()

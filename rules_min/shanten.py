@@ -65,13 +65,17 @@ _D = bytearray(16)
 # _G[0]: tiles in the current group; _G[1]: sets still needed (4 - melds, 1 - melds for the
 # rest of a knitted straight); _G[2]: offset of the current group in _T.
 _G = bytearray(3)
-# Pruning state of the search in the current group, cleared by _M[:] = _MZ:
+# Pruning state of the search in the current group, cleared 256 bytes at a time (_regular):
 #   _M[8*pair + sets] (bytes 0..15) = 1: no leaf with at least that pair and those sets can
 #     raise the group's table any more (see _resat);
 #   bits 128 + 50*(25*position + 5*count there + next count) + 25*pair + 5*sets + partials
 #     (positions 0..8, counts 0..4, sets 0..4, partials 0..4): that state has been visited.
-_M = bytearray(1423)
-_MZ = bytes(1423)
+# 1423 bytes used, rounded up to whole _MZ: no second 1.4K block of zeros to clear it from, which
+# a long session's fragmented heap may not have when settle first imports this module.
+_M = bytearray(1536)
+_MZ = bytes(256)
+_MV = memoryview(_M)
+_MC = (_MV[0:256], _MV[256:512], _MV[512:768], _MV[768:1024], _MV[1024:1280], _MV[1280:1536])
 # s (8*(8*pair + sets) + partials) -> 128 + 25*pair + 5*sets + partials (255: never used).
 _SX = (
     b"\x80\x81\x82\x83\x84\xff\xff\xff\x85\x86\x87\x88\x89\xff\xff\xff"
@@ -288,7 +292,8 @@ def _regular(need):
     for g in range(4):
         _G[0] = _group(g)
         _G[2] = 16 * g
-        _M[:] = _MZ
+        for j in range(6):  # views made once: a slice of _M with bounds would be a new object
+            _MC[j][:] = _MZ
         _dfs(0, 0, 0)
     for j in range(16):
         _C[j] = _T[j]

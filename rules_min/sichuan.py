@@ -3,7 +3,7 @@
 # Fans: 平胡 1, 对对胡 2, 清一色 3, 七对 3, 龙七对 / 清七对 3 outright; +1 each for 自摸, 杠上开花,
 # 抢杠胡, 海底捞月; optional 根 +1 per set of four. Total capped at 3; value = 10 * 2^total.
 from rules_min import mcr_shapes as sh
-from rules_min.tiles import nth
+from rules_min.tiles import fields, field
 
 BASE = 10
 CAP = 3
@@ -22,9 +22,12 @@ GEN = 10
 NUM_FANS = 11
 
 POINTS = b"\x01\x02\x03\x03\x03\x03\x01\x01\x01\x01\x01"
-CN = "平胡|对对胡|清一色|七对|龙七对|清七对|自摸|杠上开花|抢杠胡|海底捞月|根"
-EN = ("All Chows|All Pungs|Full Flush|Seven Pairs|Dragon Seven Pairs|Pure Seven Pairs|Self-Drawn|"
-      "Out on a Replacement Tile|Robbing the Kong|Last Tile Draw|Root")
+# Names as UTF-8 bytes with their offsets (tiles.fields): no walk through a str per lookup.
+CN = "平胡|对对胡|清一色|七对|龙七对|清七对|自摸|杠上开花|抢杠胡|海底捞月|根".encode()
+EN = (b"All Chows|All Pungs|Full Flush|Seven Pairs|Dragon Seven Pairs|Pure Seven Pairs|Self-Drawn|"
+      b"Out on a Replacement Tile|Robbing the Kong|Last Tile Draw|Root")
+_CN_AT = fields(CN)
+_EN_AT = fields(EN)
 
 _fans = bytearray(NUM_FANS)
 _all = bytearray(34)
@@ -32,7 +35,7 @@ _held = bytearray(34)
 
 
 def name(f, en=False):
-    return nth(EN if en else CN, f)
+    return field(EN, _EN_AT, f) if en else field(CN, _CN_AT, f)
 
 
 def value(total):

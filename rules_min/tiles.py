@@ -75,9 +75,38 @@ def parse_tile(s):
 
 
 def nth(s, i):
-    """The i-th field of a "|"-separated string: name tables stay one string, not 82 objects."""
+    """The i-th field of a "|"-separated string: name tables stay one string, not 82 objects.
+    Each call walks the string (MicroPython finds a str index by walking its UTF-8): for a
+    table looked up often, use fields()/field()."""
     start = 0
     for _ in range(i):
         start = s.find("|", start) + 1
     end = s.find("|", start)
     return s[start:] if end < 0 else s[start:end]
+
+
+def fields(b):
+    """Byte offsets of the "|"-separated fields of the bytes b, for field(): the table is
+    walked once, here, instead of at every lookup. Two bytes an offset (tables up to 64K)."""
+    n = b.count(b"|") + 1
+    at = bytearray(2 * n + 2)
+    i = 0
+    for k in range(1, n + 1):
+        j = b.find(b"|", i)
+        if j < 0:
+            j = len(b)
+        i = j + 1
+        at[2 * k] = i & 255
+        at[2 * k + 1] = i >> 8
+    return at
+
+
+def field_bytes(b, at, i):
+    """The i-th field of b (bytes, offsets from fields(b))."""
+    s = at[2 * i] | at[2 * i + 1] << 8
+    return b[s:(at[2 * i + 2] | at[2 * i + 3] << 8) - 1]
+
+
+def field(b, at, i):
+    """The i-th field of b, as a str."""
+    return str(field_bytes(b, at, i), "utf-8")

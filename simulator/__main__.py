@@ -20,8 +20,8 @@ def main(argv=None):
     ap.add_argument("--events", action="store_true", help="print the timed input events as JSON lines and exit")
     ap.add_argument("--no-png", dest="png", action="store_false", help="text dumps only")
     ap.add_argument("--serial", action="store_true",
-                    help="be a device on a pty (prints its path): the link runs with the script, then alone "
-                         "until the host says BYE or hangs up (simulator/serial_device.py)")
+                    help="be a device on a pty: plays the script, prints the pty's path, then serves the host "
+                         "until it says BYE or hangs up (simulator/serial_device.py)")
     ap.add_argument("--device-id", help="the box's device id (default: from the chip id, as on a board)")
     ap.add_argument("--keep-serving", action="store_true", help="with --serial: serve until SIGINT/SIGTERM")
     args = ap.parse_args(argv)

@@ -105,7 +105,10 @@ class Sim:
     def power_off(self):
         if self.journal is not None and hasattr(self.journal, "close"):
             self.journal.close()
-        self.dev = None
+        # a power cut clears the RAM: nothing of the old box may hold heap while the new one boots
+        self.dev = self.app = self.journal = self.hw = self.link = None
+        import gc
+        gc.collect()
 
     # ---- playing ----
     def line(self, text):

@@ -3,11 +3,11 @@
     python -m simulator --script FILE --out DIR --serial [--device-id ID] [--keep-serving]
     python -m simulator.serial_device --out DIR [--device-id ID] [--keep-serving]
 
-opens a pty pair (os.openpty), prints `serial: /dev/pts/N` (the slave: what --port takes), boots
-the sim board through firmware/main.py with firmware/link.py on the master, and runs the device
-loop (main.serve): first through the script on the scripted clock (simulator/runner.py), then on
-the real clock until the host says BYE or hangs up (closes the slave), unless --keep-serving,
-or SIGINT/SIGTERM. The second form serves the journal already in DIR (a previous run's).
+opens a pty pair (os.openpty), boots the sim board through firmware/main.py with firmware/link.py
+on the master, and runs the device loop (main.serve): first through the script on the scripted
+clock (simulator/runner.py), then it prints `serial: /dev/pts/N` (the slave: what --port takes)
+and goes on, on the real clock, until the host says BYE or hangs up (closes the slave), unless
+--keep-serving, or SIGINT/SIGTERM. The second form serves the journal already in DIR (a previous run's).
 
 The box's key file is DIR/device.key (as on flash). The slave path is also written to the
 marker file host_tools.sync.sim_marker_path(), so `sync --port auto` finds the simulator.
@@ -38,11 +38,15 @@ def marker_path():
 class Pty:
     """The pty the box's link runs on, and the marker file that names it."""
 
-    def __init__(self, marker=True):
+    def __init__(self):
         self.master, slave, self.path = open_pty()
         os.close(slave)  # from now on the host's open and close of the path is what the link sees
         self.port = FdPort(self.master)
         self.marker = None
+
+    def announce(self, marker=True):
+        """Print the path (what --port takes) and write the marker file: hosts may come now."""
+        print("serial: %s" % self.path, flush=True)
         if marker:
             self.marker = marker_path()
             with open(self.marker, "w") as f:
@@ -105,10 +109,14 @@ def run(cfg, out, script=None, keep=False, **sim_kw):
     old = [signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)]
     pty = Pty()
     try:
-        print("serial: %s" % pty.path, flush=True)
         sim = Sim(cfg=cfg, folder=out, port=pty.port, **sim_kw)
         if script:
+            # the scenario first, on the scripted clock: a host that came in the middle of it
+            # would see a table in the middle of a session, and the records to pull depend on
+            # when it came; so the pty is announced once the scenario is played
             sim.run(script)
+        pty.announce()
+        if script:
             print("script done: %d journal records; serving the link" % sim.journal.last_seq, flush=True)
         why = serve(sim, keep=keep, stop=lambda: bool(stopping))
         link = sim.dev.link

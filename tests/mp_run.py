@@ -61,6 +61,10 @@ def run_module(path):
             print("FAIL %s.%s" % (mod.__name__, name))
             sys.print_exception(exc)
         gc.collect()  # each test starts with the heap the previous one left free
+    # the test module's code goes once it has run: the suite's modules need not all fit at once
+    sys.modules.pop(mod.__name__, None)
+    mod = fn = None
+    gc.collect()
     return passed, failed
 
 

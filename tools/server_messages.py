@@ -77,6 +77,11 @@ ZH = {
     "Seating of session %(n)d saved as a draft.": "第 %(n)d 轮座位已保存为草稿。", "Swapped.": "已交换。", "Seating published.": "座位已发布。", "Seating withdrawn.": "座位已撤回。",
 }
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from server_messages_survival import ZH as _ZH_SURVIVAL  # noqa: E402  (the tourney stream's pages)
+
+ZH.update(_ZH_SURVIVAL)
+
 
 def q(s: str) -> str:
     return '"%s"' % s.replace("\\", "\\\\").replace('"', '\\"')
@@ -107,7 +112,7 @@ def main() -> int:
         if "msgid_plural" in entry:
             entry = re.sub(r'msgstr\[0\] ".*"(\nmsgstr\[1\] ".*")?', "msgstr[0] " + q(zh), entry)
         else:
-            entry = re.sub(r'msgstr ""(\n".*")*$', "msgstr " + q(zh), entry)
+            entry = re.sub(r'msgstr ".*"(\n".*")*$', "msgstr " + q(zh), entry)  # ZH wins over a fuzzy guess
         out.append(entry)
     PO.write_text("\n\n".join(out), encoding="utf-8")
     for mid in missing:

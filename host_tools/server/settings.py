@@ -8,6 +8,8 @@ host_tools serve`` sets up (gunicorn's workers inherit it):
   ``X-Forwarded-Proto: https`` from the proxy is trusted, HSTS is sent.
 * ``MT_ALLOWED_HOSTS``: comma-separated host names (default: any, for a LAN laptop by IP).
 * ``MT_DEBUG=1``: Django's debug pages (never on a served event).
+* ``MT_TEST_FAST_HASHER=1``: new passwords hashed with MD5 (Django's advice for test suites:
+  the tests' shared servers log in hundreds of times); never on a served event.
 """
 from __future__ import annotations
 
@@ -53,6 +55,7 @@ INSTALLED_APPS = [
     "axes",
     "host_tools.server.tournaments",
     "host_tools.server.boxes",
+    "host_tools.server.survival",
     "host_tools.server.web",
 ]
 
@@ -131,6 +134,9 @@ AXES_RESET_ON_SUCCESS = True
 AXES_IPWARE_PROXY_COUNT = 1 if TLS else 0
 AXES_LOCKOUT_CALLABLE = "host_tools.server.web.views.auth.locked_out"
 AXES_VERBOSE = False
+
+if os.environ.get("MT_TEST_FAST_HASHER") == "1":
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", "django.contrib.auth.hashers.PBKDF2PasswordHasher"]
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

@@ -36,6 +36,9 @@ def add_parser(sub) -> None:
     p.add_argument("--release", metavar="SEQ", type=int, action="append",
                    help="a referee resolved this set-aside record: the box no longer lists it (repeatable)")
     p.add_argument("--config", metavar="FILE", help="after syncing, start the next session with this JSON config")
+    p.add_argument("--next-session", action="store_true",
+                   help="after syncing, start the next session the server has for this box (its table in the "
+                        "published seating)")
     p.add_argument("--no-clock", action="store_true", help="leave the box's clock alone")
     p.add_argument("--no-batch", action="store_true", help="upload one record per request")
     p.add_argument("--timeout", type=float, default=0.5, help="seconds before a request is sent again (default 0.5)")
@@ -79,7 +82,7 @@ def main(args) -> int:
             s = sync(args.port, server=args.server, offline=args.offline, key_file=args.key_file, progress=progress,
                      timeout=args.timeout, retries=args.retries, batch=not args.no_batch, set_clock=not args.no_clock,
                      config=config, provision=args.provision, rekey=args.rekey, quarantine=args.quarantine,
-                     release=args.release)
+                     release=args.release, next_session=args.next_session)
     except SyncError as e:
         s = getattr(e, "summary", None)
         if s is not None:

@@ -45,7 +45,10 @@ def _hexkey(v) -> bytes:
 
 def save_keys(path: str, keys: dict) -> None:
     text = json.dumps({k: v.hex() for k, v in sorted(keys.items())}, indent=1) + "\n"
-    atomic_write(path, text.encode(), mode=0o600)
+    try:
+        atomic_write(path, text.encode(), mode=0o600)
+    except OSError as e:
+        raise SyncError("cannot write the key file %s: %s" % (path, e)) from None
 
 
 def key_for(keys: dict, device: str) -> Optional[bytes]:

@@ -63,7 +63,7 @@ class Summary:
         for seq in self.released:
             out.append("released: record %d was taken by the server on a retry" % seq)
         for seq, why in self.aside:
-            out.append("set aside on the box: record %d: %s" % (seq, clean(why, 120)))
+            out.append("set aside: record %d: %s" % (seq, clean(why, 120)))
         return out
 
 
@@ -221,8 +221,11 @@ def sync(port: str, server: Optional[str] = None, offline: Optional[str] = None,
          batch: bool = True, set_clock: bool = True, config: Optional[dict] = None, provision: bool = False,
          rekey: bool = False, http_timeout: float = 15.0, chunk: int = 64, ser=None,
          http_pause: float = 0.2, max_timeout: Optional[float] = None, quarantine: Optional[str] = None,
-         release: Optional[list] = None) -> Summary:
-    """One sync run. Raises SyncError (the summary so far is on it as .summary)."""
+         release: Optional[list] = None, next_session: bool = False) -> Summary:
+    """One sync run. Raises SyncError (the summary so far is on it as .summary). next_session:
+    after the sync, start the box's next session with the config the server has for it."""
+    if next_session and (not server or config is not None):
+        raise SyncError("--next-session takes the config from --server URL (and not with --config)")
     progress = progress or (lambda s: None)
     keys = load_keys(key_file)
     if server:
@@ -263,9 +266,12 @@ def sync(port: str, server: Optional[str] = None, offline: Optional[str] = None,
         elif set_clock and box.key is not None and isinstance(info.get("time"), int) \
                 and abs(info["time"] - time.time()) > 2:
             box.set_clock()
+        if next_session:
+            config = server_config(server, dev, info["last"], http_timeout)
         if config is not None:
             box.push_config(config)
-            progress("session config sent to %s" % dev)
+            progress("session config sent to %s: %s session %s, table %s" % (
+                dev, clean(config.get("tournament"), 64), clean(config.get("session"), 12), clean(config.get("table"), 12)))
         try:
             box.bye()  # lets the box restore its REPL's Ctrl-C at once; it also does on its own
         except SyncError:
@@ -301,6 +307,18 @@ def sync(port: str, server: Optional[str] = None, offline: Optional[str] = None,
                 ser.close()
             except Exception:
                 pass
+
+
+def server_config(server: str, device: str, head: int, timeout: float) -> dict:
+    """The next session of the box, from the table it is bound to in the server's published
+    seating (host_tools/server/client.py); fields the server leaves empty are left out, so the
+    box takes its defaults."""
+    from host_tools.server.client import ConfigError, fetch_box_config
+    try:
+        cfg = fetch_box_config(server, device, head=head, timeout=timeout)
+    except ConfigError as e:
+        raise SyncError("no next session for %s from the server: %s" % (device, clean(str(e), 200))) from None
+    return {k: v for k, v in cfg.items() if v is not None}
 
 
 def do_provision(box: Box, info: dict, key_file: Optional[str], keys: dict, progress) -> None:

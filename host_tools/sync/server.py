@@ -127,7 +127,7 @@ def outcome(status, body) -> Outcome:
     if not isinstance(status, int) or isinstance(status, bool):
         status = {"stored": 201, "known": 200, "held": 202, "quarantined": 202}.get(st, 400)
     msg = ""
-    if isinstance(body, dict):
+    if isinstance(body, dict) and status not in (200, 201):
         msg = clean(body.get("error") or body.get("reason") or body.get("message") or st or "", 200)
     if status == 202 or st in ("held", "quarantined"):
         if 200 <= status < 300:

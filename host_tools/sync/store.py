@@ -40,6 +40,13 @@ def _inside(root: str, *parts: str) -> str:
     return p
 
 
+def _makedirs(d: str) -> None:
+    try:
+        os.makedirs(d, exist_ok=True)
+    except OSError as e:
+        raise SyncError("cannot make the folder %s: %s" % (d, e)) from None
+
+
 def seq_name(seq: int) -> str:
     return "%010d.json" % seq
 
@@ -68,7 +75,7 @@ class OfflineSink:
         out = []
         for env in envs:
             p = self.path(env)
-            os.makedirs(os.path.dirname(p), exist_ok=True)
+            _makedirs(os.path.dirname(p))
             done = os.path.join(os.path.dirname(p), "uploaded", os.path.basename(p))
             existing = None
             for q in (p, done):
@@ -105,7 +112,7 @@ class Quarantine:
     def put(self, env: dict, outcome: Outcome, server: str) -> str:
         """Durable before the box is told to set the record aside."""
         p = self.path(env["device"], env["seq"])
-        os.makedirs(os.path.dirname(p), exist_ok=True)
+        _makedirs(os.path.dirname(p))
         doc = {"envelope": env, "status": outcome.code, "reason": outcome.message, "server": server,
                "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
         try:
@@ -120,8 +127,11 @@ class Quarantine:
         if not os.path.exists(p):
             return None
         q = self.path(device, seq, resolved=True)
-        os.makedirs(os.path.dirname(q), exist_ok=True)
-        os.replace(p, q)
+        _makedirs(os.path.dirname(q))
+        try:
+            os.replace(p, q)
+        except OSError as e:
+            raise SyncError("cannot move %s to %s: %s" % (p, q, e)) from None
         fsync_dir(os.path.dirname(p))
         return q
 
@@ -164,11 +174,18 @@ def upload_dir(root: str, server: str, key_file: Optional[str] = None, progress=
     try:
         if not os.path.isdir(root):
             raise SyncError("no such directory: %s" % root)
-        for d in sorted(os.listdir(root)):
+        try:
+            listing = sorted(os.listdir(root))
+        except OSError as e:
+            raise SyncError("cannot read %s: %s" % (root, e)) from None
+        for d in listing:
             ddir = os.path.join(root, d)
             if not os.path.isdir(ddir) or not device_id_ok(d):
                 continue
-            names = sorted(n for n in os.listdir(ddir) if n.endswith(".json") and n[:-5].isdigit())
+            try:
+                names = sorted(n for n in os.listdir(ddir) if n.endswith(".json") and n[:-5].isdigit())
+            except OSError as e:
+                raise SyncError("cannot read %s: %s" % (ddir, e)) from None
             for i in range(0, len(names), ServerSink.BATCH_MAX):
                 envs, paths = [], []
                 for n in names[i:i + ServerSink.BATCH_MAX]:
@@ -187,15 +204,23 @@ def upload_dir(root: str, server: str, key_file: Optional[str] = None, progress=
                     if o.kept:
                         s.count(o)
                         up = os.path.join(ddir, "uploaded")
-                        os.makedirs(up, exist_ok=True)
-                        os.replace(p, os.path.join(up, os.path.basename(p)))
+                        _makedirs(up)
+                        try:
+                            os.replace(p, os.path.join(up, os.path.basename(p)))
+                        except OSError as e:
+                            raise SyncError("cannot move %s to %s: %s" % (p, up, e)) from None
                         continue
                     s.refused += 1
                     s.refusals.append((env["seq"], o.code, o.message))
                     if quar is not None:
+                        why = "HTTP %d: %s" % (o.code, o.message)
                         quar.put(env, o, sink.name)
-                        os.remove(p)
-                        s.set_aside.append((env["seq"], o.message))
+                        try:
+                            os.remove(p)
+                        except OSError as e:
+                            raise SyncError("cannot remove %s: %s" % (p, e)) from None
+                        s.set_aside.append((env["seq"], why))
+                        s.aside.append((env["seq"], why))
                 fsync_dir(ddir)
                 if envs:
                     progress("%s: %d file(s) sent" % (d, len(envs)))

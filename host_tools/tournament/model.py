@@ -30,6 +30,9 @@ class TournamentError(ValueError):
 
 def check_score(value: Any, what: str = "score") -> Score:
     """Accept int or Fraction (any numbers.Rational except bool); refuse floats, which would lose exactness."""
+    t = type(value)
+    if t is int or t is Fraction:  # the usual cases, without the slower ABC check
+        return value
     if isinstance(value, bool) or not isinstance(value, Rational):
         raise TournamentError("%s must be an int or a Fraction, not %r" % (what, value))
     return value if isinstance(value, int) else Fraction(value)
@@ -57,6 +60,8 @@ class LateRuling:
 
 
 def check_player(player: Any) -> str:
+    if type(player) is str and player:
+        return player
     if not isinstance(player, str) or not player:
         raise TournamentError("player ids must be non-empty strings, not %r" % (player,))
     return player

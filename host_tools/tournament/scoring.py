@@ -76,11 +76,40 @@ def shared_places(scores: Mapping[str, Score], points: Sequence[int]) -> dict[st
         j = i
         while j < len(ordered) and scores[ordered[j]] == scores[ordered[i]]:
             j += 1
-        share = Fraction(sum(points[i:j]), j - i)
+        share = _share(sum(points[i:j]), j - i)
         for p in ordered[i:j]:
             out[p] = (i + 1, share)
         i = j
     return out
+
+
+_SHARES: dict = {}
+
+
+def _share(total: int, n: int) -> Fraction:
+    """Fraction(total, n), made once per value (a tournament shares the same few thousands of times)."""
+    f = _SHARES.get((total, n))
+    if f is None:
+        if len(_SHARES) > 4096:
+            _SHARES.clear()
+        f = _SHARES[(total, n)] = Fraction(total, n)
+    return f
+
+
+def fraction_sum(values: Iterable[Score]) -> Fraction:
+    """The exact sum of ints and Fractions as a Fraction, summing numerators per denominator
+    (standard scores have a few small denominators: one Fraction addition per denominator
+    instead of one per value)."""
+    by_den: dict = {}
+    for v in values:
+        d = v.denominator
+        by_den[d] = by_den.get(d, 0) + v.numerator
+    if not by_den:
+        return Fraction(0)
+    if len(by_den) == 1:
+        (d, n), = by_den.items()
+        return Fraction(n, d)
+    return sum((Fraction(n, d) for d, n in by_den.items()), Fraction(0))
 
 
 def _forfeited(table: TableResult, standard: Optional[Fraction] = Fraction(0)) -> dict[str, SessionScore]:
@@ -148,10 +177,15 @@ def mcr_session(tables: Iterable[Any]) -> dict[str, SessionScore]:
 
 
 def _mcr_key(scores: Sequence[Optional[SessionScore]]) -> tuple:
-    std = sum((s.standard for s in scores if s), Fraction(0))
-    match = sum((s.match for s in scores if s), 0)
-    counts = tuple(sum(1 for s in scores if s and s.standard == v) for v in (4, 2, 1))
-    return (std, match) + counts
+    played = [s for s in scores if s]
+    std = fraction_sum([s.standard for s in played])
+    match = sum([s.match for s in played], 0)
+    count = {4: 0, 2: 0, 1: 0}  # results of exactly 4, 2 and 1 (a shared 3 or 1/2 is none)
+    for s in played:
+        v = s.standard
+        if v.denominator == 1 and v.numerator in count:
+            count[v.numerator] += 1
+    return (std, match, count[4], count[2], count[1])
 
 
 def mcr_standings(sessions: Iterable[Any], draw_order: Optional[Sequence[str]] = None) -> list[Standing]:
@@ -174,8 +208,8 @@ def _standings(scored, key_fn, draw_order, with_standard: bool) -> list[Standing
     keys = {p: key_fn(lines[p]) for p in players}
     out = []
     for rank, p in rank_players(keys, draw_order):
-        std = sum((s.standard for s in lines[p] if s), Fraction(0)) if with_standard else None
-        match = sum((s.match for s in lines[p] if s), 0)
+        std = fraction_sum([s.standard for s in lines[p] if s]) if with_standard else None
+        match = sum([s.match for s in lines[p] if s], 0)
         out.append(Standing(rank, p, std, match, lines[p], keys[p]))
     return out
 
@@ -264,7 +298,7 @@ def swiss_standings(
     scored = _sessions(sessions, lambda s: swiss_session(s, base))
 
     def key(lines):
-        return (sum((s.standard for s in lines if s), Fraction(0)), sum((s.match for s in lines if s), 0))
+        return (fraction_sum([s.standard for s in lines if s]), sum([s.match for s in lines if s], 0))
 
     return _standings(scored, key, draw_order, with_standard=True)
 

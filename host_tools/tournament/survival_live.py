@@ -390,15 +390,17 @@ def hand_from_record(rec: Mapping[str, Any], corrected_deltas: Optional[Sequence
     )
 
 
-def table_config(ev: SurvivalEvent, number: int, tournament: str, session: int = 1) -> dict:
-    """The session config a box needs to play table ``number`` (field names proposed in
-    docs/survival.md until protocol/config.py has them)."""
+def table_config(ev: SurvivalEvent, number: int, tournament: str, hall_table: Optional[int] = None) -> dict:
+    """The session config a box needs to play table ``number`` (protocol/config.py's survival
+    fields). Each table of the event is a session of the box: ``session`` is the table's number
+    in the event (confirmation order), ``table`` the hall table the box stands at (default: the
+    same number), so every record names the event table it belongs to."""
     lt = ev.tables.get(number)
     if lt is None:
         raise TournamentError("no survival table %r" % (number,))
     return {
-        "tournament": tournament, "session": session, "table": number, "rules": "mcr", "players": list(lt.seats),
-        "first_dealer": 0, "mode": "survival", "scores": [lt.table.history[0][p] for p in lt.seats],
+        "tournament": tournament, "session": number, "table": number if hall_table is None else hall_table, "rules": "mcr",
+        "players": list(lt.seats), "first_dealer": 0, "mode": "survival", "scores": [lt.table.history[0][p] for p in lt.seats],
         "event_start": ev.start, "final": lt.final,
     }
 

@@ -79,7 +79,7 @@ def test_pico_wiring(tmp_path, monkeypatch):
     assert dev.app.state == "cfg"
     for k in "1" "3#" "1#" "11#" "12#" "13#" "14#" "1" "#" "A" "1" "0":
         press(fm, dev, t, k)
-    assert dev.app.state == "melds"
+    assert dev.app.state == "tiles"
     fm.rfid.add_tag(tag)
     dev.step()
     assert dev.app.d["entry"].current == [4]  # 5m, read off the tag through the MFRC522

@@ -90,18 +90,18 @@ def test_taps_reach_the_app_once(tmp_path):
     assert dev.app.d["entry"].current == [2] and tag.halted and hw.reader.reads == 1
     hw.reader.lift(tag)
     tap(dev, t, virtual.bad_tag())
-    assert hw.display.model[1][-1] == "! not a tile tag"
+    assert hw.display.model[1][0] == "! 不是麻将牌签"  # not a tile tag: the app words it
     hw.reader.place(tiles[3, 0])
     hw.reader.place(tiles[4, 0])
     run(dev, t)
-    assert hw.display.model[1][-1] == "! one tile at a time"
+    assert hw.display.model[1][0] == "! 一次只拍一张"  # one tile at a time
     assert dev.app.d["entry"].current == [2]
     hw.reader.lift(tiles[4, 0])
     run(dev, t)
     assert dev.app.d["entry"].current == [2, 3]
     hw.reader.lift()
     tap(dev, t, virtual.tile_set(9)[5, 0])
-    assert hw.display.model[1][-1] == "! tile of another set"
+    assert hw.display.model[1][0] == "! 别的牌套的牌"  # a tile of another set
 
 
 def test_keys_go_through_the_scanner(tmp_path):
@@ -122,17 +122,25 @@ def test_keys_go_through_the_scanner(tmp_path):
     assert dev.app.state != "cfg" or dev.app.d.get("step", 0) > 0
 
 
-def test_long_screens_page_every_few_seconds(tmp_path):
+def test_long_screens_page_on_a_key_not_a_timer(tmp_path):
+    # the app lays screens out for the display (app.fit) and pages them itself: # turns the page,
+    # nobody waits for a timed scroll (app stream: the screen model of issue 11)
     dev, hw, t = make(tmp_path)
     start_session(dev, hw, t)
-    keys(dev, hw, t, "C2")  # four MCR penalties on a 3-line screen
-    assert len(dev.model[1]) == 4 and dev.scroll == 0
+    keys(dev, hw, t, "A10")
+    tiles = virtual.tile_set(1)
+    for tile, copy in zip((18, 18, 18, 19, 19, 19, 20, 20, 20, 21, 21, 21, 22, 22),
+                          (0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1)):
+        tap(dev, t, tiles[tile, copy])
+    assert dev.app.state == "confirm"
+    title, lines, hint = dev.model
+    pages = int(title.rsplit("/", 1)[1])
+    assert title.endswith("\t1/%d" % pages) and pages > 1 and len(lines) == 3
     shows = hw.display.shows
     run(dev, t, SCROLL_MS // 5 + 2)
-    assert dev.scroll == 3 and hw.display.scroll == 1  # the renderer clamps: the last 3 lines
-    assert hw.display.shows == shows + 1
-    run(dev, t, SCROLL_MS // 5 + 2)
-    assert dev.scroll == 0
+    assert dev.scroll == 0 and hw.display.shows == shows  # no timed scroll
+    keys(dev, hw, t, "#")
+    assert dev.model[0].endswith("\t2/%d" % pages) and dev.model[1] != lines
 
 
 def test_tag_checker_from_the_keypad(tmp_path):

@@ -130,8 +130,7 @@ def test_segment_numbers_past_9999_sort_numerically(jdir):
     j = Journal(jdir, segment_size=1100)
     j._segs = [[9999, None]]  # as after years of rotations
     j.append(payload(1))
-    j._rotate()
-    j.append(payload(2))
+    j.append(payload(2, 1000))  # does not fit beside record 1: the next segment
     j.close()
     assert seg_files(jdir) == ["j10000.log", "j9999.log"]
     j = Journal(jdir, segment_size=1100)
@@ -405,8 +404,10 @@ def test_an_empty_segment_in_the_middle_is_skipped(jdir):
 def test_journal_is_a_context_manager(jdir):
     with jm.Journal(jdir) as j:
         j.append(b"a")
-        assert j._f is not None
-    assert j._f is None
+        j.prepare(b"b")
+        assert "pend.tmp" in os.listdir(jdir)
+    assert "pend.tmp" not in os.listdir(jdir)  # leaving drops the record prepared
+    assert records(jm.Journal(jdir)) == [(1, b"a")]
 
 
 def test_ack_rename_replaces_an_existing_file(jdir):
@@ -457,7 +458,8 @@ def test_sequence_survives_a_fully_pruned_journal(jdir):
 def test_an_empty_last_segment_is_used_and_prune_keeps_the_sequence(jdir):
     j = fill(jdir, 8, segment_size=1100)
     j = Journal(jdir, segment_size=1100)
-    j._rotate()  # power cut after the new segment was created, before its first record
+    # as an older journal left it: a power cut after it created a segment, before its record
+    open(os.path.join(jdir, "j%04d.log" % (int(seg_files(jdir)[-1][1:-4]) + 1)), "wb").close()
     j.close()
     j = Journal(jdir, segment_size=1100)
     assert j.segments()[-1][1] is None and j.last_seq == 8
@@ -534,13 +536,13 @@ class FailingFile:
 def test_enospc_during_append_commits_nothing_and_keeps_the_journal_usable(jdir, monkeypatch):
     fill(jdir, 3)
     j = Journal(jdir)
-    size = os.path.getsize(jdir + "/j0000.log")
+    before = read(jdir + "/j0000.log")
     real_open = open
-    monkeypatch.setattr(jm, "open", lambda p, m="r": FailingFile(real_open(p, m), 40) if "a" in m else real_open(p, m), raising=False)
+    monkeypatch.setattr(jm, "open", lambda p, m="r": FailingFile(real_open(p, m), 40) if "w" in m else real_open(p, m), raising=False)
     with pytest.raises(JournalFull):
         j.append(payload(4))
     monkeypatch.undo()
-    assert j.last_seq == 3 and os.path.getsize(jdir + "/j0000.log") == size
+    assert j.last_seq == 3 and read(jdir + "/j0000.log") == before and "pend.tmp" not in os.listdir(jdir)
     assert j.append(payload(4)) == 4
     j.close()
     j = Journal(jdir)
@@ -548,7 +550,7 @@ def test_enospc_during_append_commits_nothing_and_keeps_the_journal_usable(jdir,
 
 
 class InterruptedFile(FailingFile):
-    """Ctrl-C between the header and the payload write; the handle keeps the header."""
+    """Ctrl-C between the header and the payload write of the record being prepared."""
 
     def write(self, b):
         if self.left == 0:
@@ -557,34 +559,98 @@ class InterruptedFile(FailingFile):
         return self.f.write(b)
 
 
-class InterruptedAfterWrite(FailingFile):
-    """The record is written and synced, then the caller is interrupted before append returns."""
-
-    def write(self, b):
-        return self.f.write(b)
-
-    def flush(self):
-        self.f.flush()
-        raise KeyboardInterrupt
-
-
-@pytest.mark.parametrize("handle, present", [(InterruptedFile, False), (InterruptedAfterWrite, True)])
-def test_an_interrupted_append_leaves_a_consistent_journal(jdir, monkeypatch, handle, present):
+@pytest.mark.parametrize("where, present", [("prepare", False), ("rename", False), ("after rename", True)])
+def test_an_interrupted_append_leaves_a_consistent_journal(jdir, monkeypatch, where, present):
     fill(jdir, 3)
     j = Journal(jdir)
     real_open = open
-    monkeypatch.setattr(jm, "open", lambda p, m="r": handle(real_open(p, m), 10) if "a" in m else real_open(p, m), raising=False)
+    real_replace = jm._replace
+
+    def replace(a, b):
+        if where == "after rename":
+            real_replace(a, b)
+        raise KeyboardInterrupt
+
+    if where == "prepare":
+        monkeypatch.setattr(jm, "open", lambda p, m="r": InterruptedFile(real_open(p, m), 10) if "w" in m else real_open(p, m), raising=False)
+    else:
+        monkeypatch.setattr(jm, "_replace", replace)
     with pytest.raises(KeyboardInterrupt):
         j.append(payload(4))
     monkeypatch.undo()
     # the caller learns from last_seq whether the record made it; either way no torn bytes stay
     assert j.last_seq == (4 if present else 3) and j.corrupt is None
+    if where == "rename":
+        j.discard()  # prepared, not committed: the caller drops it (or commits it again)
+    assert "pend.tmp" not in os.listdir(jdir)
     assert j.append(b"next") == j.last_seq
     j.close()
     j = Journal(jdir)
     assert (j.dropped_tail, j.corrupt) == (0, None)
     want = [payload(i) for i in range(1, 4)] + ([payload(4)] if present else []) + [b"next"]
     assert [bytes(p) for _, p in j.records()] == want
+
+
+# ------------------------------------------------------------------ prepare / commit / streaming
+
+
+def test_prepare_writes_nothing_to_the_journal_until_commit(jdir):
+    j = fill(jdir, 3)
+    j = Journal(jdir)
+    before = read(jdir + "/j0000.log")
+    j.prepare(payload(4))
+    assert read(jdir + "/j0000.log") == before and j.last_seq == 3
+    assert records(j) == [(i, payload(i)) for i in (1, 2, 3)]
+    assert j.commit() == 4 and j.last_seq == 4
+    assert records(Journal(jdir)) == [(i, payload(i)) for i in (1, 2, 3, 4)]
+    with pytest.raises(jm.JournalError):
+        j.commit()  # nothing prepared any more
+
+
+def test_discard_and_a_second_prepare_drop_the_first(jdir):
+    j = Journal(jdir)
+    j.prepare(b"one")
+    j.discard()
+    j.prepare(b"two")
+    j.prepare(b"three")
+    assert j.commit() == 1
+    assert records(Journal(jdir)) == [(1, b"three")]
+
+
+def test_a_prepared_record_left_by_a_power_cut_is_removed_at_boot(jdir):
+    j = fill(jdir, 2)
+    j = Journal(jdir)
+    j.prepare(payload(3))
+    j = Journal(jdir)  # the box rebooted before the last confirmation
+    assert "pend.tmp" not in os.listdir(jdir) and j.last_seq == 2 and j.append(b"x") == 3
+
+
+def test_prepare_starts_a_new_segment_when_the_record_does_not_fit(jdir):
+    j = Journal(jdir, segment_size=1100)
+    for i in range(1, 20):
+        j.prepare(payload(i))
+        assert j.commit() == i
+    j.close()
+    j = Journal(jdir, segment_size=1100)
+    assert len(j.segments()) > 3 and records(j) == [(i, payload(i)) for i in range(1, 20)]
+    for name in seg_files(jdir):
+        assert os.path.getsize(os.path.join(jdir, name)) <= 1100
+
+
+def test_append_stream_writes_the_same_bytes_as_append(tmp_path):
+    pieces = [b"\x01", '{"a":', "\u4e2d\u6587", b",", "1}"]
+    a = Journal(str(tmp_path / "a"))
+    a.append(b"".join(p.encode() if isinstance(p, str) else p for p in pieces))
+    b = Journal(str(tmp_path / "b"))
+    assert b.append_stream(lambda w: [w(p) for p in pieces]) == 1
+    assert read(str(tmp_path / "a" / "j0000.log")) == read(str(tmp_path / "b" / "j0000.log"))
+
+
+def test_append_stream_refuses_a_payload_over_max_payload(jdir):
+    j = Journal(jdir, max_payload=20)
+    with pytest.raises(ValueError):
+        j.append_stream(lambda w: [w(b"0123456789") for _ in range(3)])
+    assert j.last_seq == 0 and j.append_stream(lambda w: w(b"fits")) == 1
 
 
 # ------------------------------------------------------------------ CRC

@@ -18,7 +18,11 @@ def sichuan_hand():
         h.event(i, events[i])
     h.finish()
     wins = [record.win(0, 2, 1, [[0, 1]])]
-    return record.hand(CFG, 1, SEATS, 0, "E", events, h.deltas(), h.settled(), h.flags, wins, h.next_dealer, 1000)
+    # transfers with the event that settled them: the kong's three, the win and the income it
+    # takes over (finish() at the penalty), the penalty
+    paid = [0, 0, 0, 1, 2, 2]
+    transfers = [[t[0], t[1], t[2], paid[k]] for k, t in enumerate(h.transfers)]
+    return record.hand(CFG, 1, SEATS, 0, "E", events, h.deltas(), transfers, h.flags, wins, h.next_dealer, 1000)
 
 
 def copy(rec):
@@ -42,6 +46,9 @@ def test_deltas_must_be_the_transfers():
     bad = copy(rec)
     bad["transfers"][0][2] = 0
     assert "points" in record.validate(bad)
+    bad = copy(rec)
+    bad["transfers"][0][3] = 3
+    assert "event" in record.validate(bad)
 
 
 def test_the_session_record_is_the_config_check():
@@ -119,3 +126,20 @@ def test_payload_round_trip_and_other_formats():
     assert record.decode(b"\x07{}") is None
     assert record.decode(b"\x01{not json") is None
     assert record.decode(b"\x01[1]") is None
+
+
+def test_encode_is_jsonout_byte_for_byte():
+    from rules_min.jsonout import dumps
+    recs = [sichuan_hand(), record.session(CFG, "box-1", 5),
+            {"v": 2, "kind": "x", "t": 'a "q" \\ b\n', "u": "玩家", "n": [-1, 0, None, True, False, [], {}]}]
+    for r in recs:
+        assert bytes(record.encode(r)) == bytes((record.PAYLOAD,)) + dumps(r).encode()
+
+
+def test_a_reason_in_words_in_place_of_the_event_index_is_accepted():
+    rec = copy(sichuan_hand())
+    for t in rec["transfers"]:
+        t[3] = "concealed kong"
+    assert record.validate(rec) is None
+    rec["transfers"][0][3] = "x" * 200
+    assert "reason" in record.validate(rec)

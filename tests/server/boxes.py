@@ -41,23 +41,28 @@ class Box:
         self.keys = workdir / "keys.json"
 
     def _start(self, argv: list):
+        """Start the box and wait until it serves the link (with a script: once it is played)."""
         self.stop()
-        self.proc = subprocess.Popen([sys.executable] + argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=self.env, cwd=ROOT)
-        end = time.time() + 60
-        buf = ""
+        self.proc = subprocess.Popen([sys.executable] + argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=self.env, cwd=ROOT)
+        fd = self.proc.stdout.fileno()
+        end = time.time() + 180
+        buf = b""
         while time.time() < end:
-            r, _, _ = select.select([self.proc.stdout], [], [], 0.5)
-            if r:
-                line = self.proc.stdout.readline()
-                buf += line
-                m = re.search(r"serial: (\S+)", line)
-                if m:
-                    self.pty = m.group(1)
-                    if "--script" not in argv:
-                        return
-                if "serving the link" in line or ("journal records" in line and "--script" in argv):
+            # raw reads: a buffered readline could hold the next line while select waits for more
+            r, _, _ = select.select([fd], [], [], 0.5)
+            if not r:
+                continue
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break
+            buf += chunk
+            text = buf.decode("utf-8", "replace")
+            m = re.search(r"serial: (\S+)", text)
+            if m:
+                self.pty = m.group(1)
+                if "--script" not in argv or "serving the link" in text:
                     return
-        raise AssertionError("the simulated box did not come up: " + buf)
+        raise AssertionError("the simulated box did not come up: " + buf.decode("utf-8", "replace"))
 
     def idle(self):
         """The box switched on, no session: the link only."""

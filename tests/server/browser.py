@@ -1,7 +1,8 @@
 """Playwright for Python driving Debian's chromium (it cannot download its own browsers here):
 headless, no sandbox (CI runs as root), no background networking (the machine's network is
-closed). Screenshots go to build/screens/server/, or to docs/screens/server/ with
-SERVER_SCREENS_UPDATE=1 (``make server-screens``): look at each before committing them."""
+closed). Screenshots are taken with SERVER_SCREENS=1 (to build/screens/server/) or
+SERVER_SCREENS_UPDATE=1 (to docs/screens/server/, ``make server-screens``: look at each before
+committing them); ``make test`` visits the same pages without them."""
 from __future__ import annotations
 
 import os
@@ -27,15 +28,20 @@ def screens_dir() -> Path:
     return d
 
 
+def screens_wanted() -> bool:
+    return os.environ.get("SERVER_SCREENS_UPDATE") == "1" or os.environ.get("SERVER_SCREENS") == "1"
+
+
 class Shots:
     def __init__(self):
-        self.dir = screens_dir()
+        self.on = screens_wanted()
+        self.dir = screens_dir() if self.on else None
         self.n = 0
         self.names = []
 
     def __call__(self, page, name: str, full: bool = True):
         self.n += 1
-        path = self.dir / ("%02d-%s.png" % (self.n, name))
-        page.screenshot(path=str(path), full_page=full)
-        self.names.append(path.name)
-        return path
+        name = "%02d-%s.png" % (self.n, name)
+        self.names.append(name)
+        if self.on:
+            page.screenshot(path=str(self.dir / name), full_page=full)

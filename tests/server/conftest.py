@@ -4,14 +4,20 @@ boxes (``uid``).
 
 * ``pg_dsn``: TEST_PG_DSN when set, else a throwaway cluster started by tools/pg_test_server.sh
   (installed from Debian if absent) and stopped at the end. Never skipped.
+* ``new_database``: a database of its own for a test's server, copied from one migrated per
+  session and backend (``db_templates``: the migrations run once; ``test_cli`` migrates empty
+  databases) that holds the accounts ``org`` (server organizer) and ``ref``.
 * ``server``: parametrized over SQLite and PostgreSQL: a running server with a server organizer
   (``server.org``, bearer token), a referee account (``server.ref``: given the referee role by
   ``server.tournament``) and an anonymous client; ``server.sql(...)`` reads the database
-  directly (sqlite3 / psycopg), independently of the server's code.
+  directly (sqlite3 / psycopg), independently of the server's code. Its passwords are hashed
+  fast (``MT_TEST_FAST_HASHER``); the throttling tests run servers with the real hasher.
 """
 from __future__ import annotations
 
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -101,10 +107,9 @@ def uid(prefix: str = "x") -> str:
 
 
 def start_server(db: str, workdir: Path, env_extra=None, workers: int = 2, threads: int = 8, args=()):
+    """Serve ``db`` (from ``new_database``: it has the accounts org and ref); the organizer's client logs in."""
     env = dict(os.environ, MT_PASSWORD=PASSWORD, PYTHONUNBUFFERED="1", MT_SECRET_KEY_FILE=str(workdir / "secret"))
     env.update(env_extra or {})
-    subprocess.run([sys.executable, "-m", "host_tools", "serve", "--db", db, "--create-account", "org"], check=True, capture_output=True,
-                   env=env, cwd=ROOT, timeout=120)
     port = free_port()
     log = open(workdir / "server.log", "w")
     proc = subprocess.Popen([sys.executable, "-m", "host_tools", "serve", "--db", db, "--port", str(port), "--workers", str(workers),
@@ -119,8 +124,6 @@ def start_server(db: str, workdir: Path, env_extra=None, workers: int = 2, threa
         st, body = org.post("/api/login", {"username": "org", "password": PASSWORD})
         assert st == 200, body
         org.token = body["token"]
-        st, body = org.post("/api/accounts", {"username": "ref", "password": PASSWORD})  # a referee: roles per tournament
-        assert st == 201, body
     except BaseException:
         stop(proc)
         raise
@@ -128,7 +131,8 @@ def start_server(db: str, workdir: Path, env_extra=None, workers: int = 2, threa
 
 
 def stop(proc) -> None:
-    proc.terminate()
+    """Gunicorn's quick shutdown (SIGINT): a graceful one waits for idle keep-alive connections."""
+    proc.send_signal(signal.SIGINT)
     try:
         proc.wait(timeout=15)
     except subprocess.TimeoutExpired:
@@ -136,10 +140,42 @@ def stop(proc) -> None:
         proc.wait()
 
 
+class Templates:
+    """One migrated database per backend with the accounts org and ref, made at its first use."""
+
+    def __init__(self, workdir: Path):
+        self.dir, self.made = workdir, {}
+
+    def get(self, request, backend: str) -> str:
+        if backend not in self.made:
+            db = "sqlite:///" + str(self.dir / "template.db") if backend == "sqlite" else pg_database(request.getfixturevalue("pg_dsn"))
+            env = dict(os.environ, MT_PASSWORD=PASSWORD, MT_SECRET_KEY_FILE=str(self.dir / "secret"))
+            for name, role in (("org", "organizer"), ("ref", "referee")):
+                subprocess.run([sys.executable, "-m", "host_tools", "serve", "--db", db, "--create-account", name, "--role", role], check=True,
+                               capture_output=True, env=env, cwd=ROOT, timeout=120)
+            self.made[backend] = db
+        return self.made[backend]
+
+
+@pytest.fixture(scope="session")
+def db_templates(tmp_path_factory):
+    return Templates(tmp_path_factory.mktemp("templates"))
+
+
 def new_database(request, backend: str, workdir: Path) -> str:
+    """A copy of the session's migrated database of this backend (accounts org and ref)."""
+    template = request.getfixturevalue("db_templates").get(request, backend)
     if backend == "sqlite":
-        return "sqlite:///" + str(workdir / "t.db")
-    return pg_database(request.getfixturevalue("pg_dsn"))
+        path = workdir / ("t-%s.db" % uuid.uuid4().hex[:8])
+        shutil.copyfile(template[len("sqlite:///"):], path)
+        os.chmod(path, 0o600)
+        return "sqlite:///" + str(path)
+    import psycopg
+
+    name = "t_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(request.getfixturevalue("pg_dsn"), autocommit=True) as c:  # the template has no sessions open: it can be copied
+        c.execute("CREATE DATABASE %s TEMPLATE %s" % (name, template.rsplit("/", 1)[1]))
+    return template.rsplit("/", 1)[0] + "/" + name
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -153,7 +189,7 @@ def server(request, tmp_path_factory):
     db = new_database(request, request.param, workdir)
     # many tests log in from 127.0.0.1, some with wrong passwords on purpose: the shared server
     # locks out late; test_security runs its own servers with the real limit
-    proc, url = start_server(db, workdir, {"MT_LOGIN_FAILURES": "1000"})
+    proc, url = start_server(db, workdir, {"MT_LOGIN_FAILURES": "1000", "MT_TEST_FAST_HASHER": "1"})
     s = Running(request.param, db, proc, url, workdir)
     s.org = s.login("org")
     s.ref = s.login("ref")

@@ -177,15 +177,19 @@ def synthetic_session(t: str, session: int, tables: list, devices: dict, rng: ra
     for table_no, seats in tables:
         dev = devices.setdefault(table_no, Device("dev-%d" % table_no))
         out.append(dev.next(session_rec(t, session, table_no, list(seats), time=t0)))
-        tot = [0, 0, 0, 0]
+        tot = dict.fromkeys(seats, 0)
+        chairs = list(seats)
         for h in range(1, hands + 1):
             w = rng.choice([None, 0, 1, 2, 3, 0, 1, 2, 3])
             dis = None if w is None or rng.random() < 0.3 else rng.choice([s for s in range(4) if s != w])
             fans = rng.choice([8, 8, 9, 10, 12, 16, 24, 32, 64])
             d = mcr_deltas(rng, w, dis, fans)
-            tot = [a + b for a, b in zip(tot, d)]
-            out.append(dev.next(hand_rec(t, session, table_no, h, list(seats), d, w, dis, fans, time=t0 + 60 * 7 * h)))
-        out.append(dev.next(end_rec(t, session, table_no, hands, dict(zip(seats, tot)), time=t0 + 60 * 7 * hands + 30)))
-        for p, v in zip(seats, tot):
-            scores[p] = v
+            for p, x in zip(chairs, d):
+                tot[p] += x
+            out.append(dev.next(hand_rec(t, session, table_no, h, list(chairs), d, w, dis, fans, time=t0 + 60 * 7 * h)))
+            if h % 4 == 0:  # the players change chairs after every round, as the box does (seed 000 换位)
+                c = chairs
+                chairs = [c[3], c[2], c[0], c[1]] if h // 4 % 4 == 2 else [c[1], c[0], c[3], c[2]]
+        out.append(dev.next(end_rec(t, session, table_no, hands, tot, time=t0 + 60 * 7 * hands + 30)))
+        scores.update(tot)
     return out, scores

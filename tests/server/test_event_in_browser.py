@@ -7,8 +7,8 @@ box gets its config from the server through the sync tool, plays an MCR session 
 4 fails before its last hand); the referee corrects a hand by player name and enters box 4's
 last hand by hand; session 2 is seated by rank and played (a spare box replaces box 4); a
 penalty is given by picking a player; standings, awards, exports (CSV, EMA), the audit log,
-and the pages in Chinese. A screenshot of every page goes to build/screens/server/
-(docs/screens/server/ with SERVER_SCREENS_UPDATE=1)."""
+and the pages in Chinese. With SERVER_SCREENS=1 a screenshot of every page goes to
+build/screens/server/ (docs/screens/server/ with SERVER_SCREENS_UPDATE=1: make server-screens)."""
 from __future__ import annotations
 
 import csv
@@ -21,7 +21,7 @@ from host_tools.server.client import ConfigError, fetch_box_config
 
 from .boxes import Box, environ, play_script
 from .browser import ARGS, Shots, chromium
-from .conftest import PASSWORD, start_server, stop
+from .conftest import PASSWORD, new_database, start_server, stop
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is pinned in requirements-dev.txt")
 
@@ -41,9 +41,9 @@ def players_csv() -> str:
 
 
 @pytest.fixture
-def event(tmp_path):
-    db = "sqlite:///" + str(tmp_path / "event.db")
-    proc, url = start_server(db, tmp_path)
+def event(request, tmp_path):
+    db = new_database(request, "sqlite", tmp_path)
+    proc, url = start_server(db, tmp_path, {"MT_TEST_FAST_HASHER": "1"})
     boxes = [Box("box-%d" % i, tmp_path, environ()) for i in range(1, 6)]
     try:
         yield url, boxes, tmp_path
@@ -59,8 +59,10 @@ def submit(page, selector):
         page.click(selector)
 
 
-def login(page, url, user, password=PASSWORD):
+def login(page, url, user, password=PASSWORD, shot=None):
     page.goto(url + "/login/")
+    if shot is not None:
+        shot(page, "login")
     page.fill("#id_username", user)
     page.fill("#id_password", password)
     submit(page, "button[type=submit]")
@@ -79,9 +81,7 @@ def test_whole_event_in_the_browser(event):
         page.set_default_timeout(30000)
 
         # --- the organizer logs in and creates the tournament
-        page.goto(url + "/login/")
-        shot(page, "login")
-        login(page, url, "org")
+        login(page, url, "org", shot=shot)
         page.goto(url + "/manage/new")
         page.fill("#id_id", TID)
         page.fill("#id_name", "Spring Open 春季公开赛")

@@ -12,6 +12,7 @@ from pathlib import Path
 from firmware.app import decode, payload
 from firmware.journal import Journal
 from firmware.link import FdPort, Link
+from protocol.codec import decode_body
 
 REPO = Path(__file__).resolve().parents[2]
 SCEN = REPO / "simulator" / "scenarios"
@@ -189,3 +190,39 @@ class MpDevice:
 
     def __exit__(self, *exc):
         self.close()
+
+
+class ScriptedSerial:
+    """A pyserial stand-in: answers each request frame with what reply(typ, seq, payload) gives."""
+
+    def __init__(self, reply):
+        self.reply = reply
+        self.inbuf = bytearray()
+        self.timeout = 0.1
+        self.writes = []
+
+    def write(self, data):
+        for enc in bytes(data).split(b"\x00"):
+            if enc:
+                typ, seq, payload = decode_body(enc)
+                self.writes.append((typ, seq, payload))
+                self.inbuf += self.reply(typ, seq, payload)
+        return len(data)
+
+    def flush(self):
+        pass
+
+    def reset_input_buffer(self):
+        self.inbuf.clear()
+
+    def close(self):
+        pass
+
+    @property
+    def in_waiting(self):
+        return len(self.inbuf)
+
+    def read(self, n=1):
+        out = bytes(self.inbuf[:n])
+        del self.inbuf[:n]
+        return out

@@ -5,6 +5,7 @@ POST /api/records        {"device", "seq", "payload": base64, "sig": hex} ->
                          201 {"status": "stored"} | 200 {"status": "known"} | 409 different payload
                          | 403 unknown device or bad signature | 400 malformed
 POST /api/records:batch  a JSON list (at most 200) -> 200 [{"status": .., "status_code": ..}, ...]
+GET /api/boxes/DEVICE/config?head=N  the next session's config of the box (box_configs), or 404
 
 Faults for the tests: `fail` = probability that a request gets a 503 or a dropped connection
 (seeded `rng`), `batch=False` answers 404 on the batch endpoint, `down=True` refuses all.
@@ -27,6 +28,7 @@ class Store:
         self.inserts = []  # (device, seq) per 201, to prove "exactly once"
         self.counts = {}
         self.accept_any_version = False  # a server "fixed" after refusing a record
+        self.refuse = set()  # (device, seq) answered 400 "refused by the test"
         self.lock = threading.Lock()
 
     def put(self, obj):
@@ -51,6 +53,8 @@ class Store:
             return 400, {"error": "payload is not base64"}
         if not payload or (payload[0] != 1 and not self.accept_any_version):
             return 400, {"error": "payload version"}
+        if (dev, seq) in self.refuse:
+            return 400, {"error": "refused by the test"}
         key = self.keys.get(dev)
         if key is None:
             return 403, {"error": "unknown device or bad signature"}
@@ -83,6 +87,8 @@ class MiniServer:
         self.down_after = None  # requests answered before the server "dies"
         self.rng = random.Random(seed)
         self.requests = 0
+        self.box_configs = {}  # device -> the next session's config (GET /api/boxes/DEVICE/config)
+        self.heads = {}  # device -> the head the sync tool reported
         srv = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -104,6 +110,21 @@ class MiniServer:
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
+
+            def do_GET(self):
+                import urllib.parse
+                u = urllib.parse.urlsplit(self.path)
+                parts = u.path.split("/")
+                if len(parts) == 5 and parts[1:3] == ["api", "boxes"] and parts[4] == "config":
+                    dev = urllib.parse.unquote(parts[3])
+                    q = urllib.parse.parse_qs(u.query)
+                    if "head" in q:
+                        srv.heads[dev] = int(q["head"][0])
+                    cfg = srv.box_configs.get(dev)
+                    if cfg is None:
+                        return self._send(404, {"error": "box %s is not bound to a table" % dev})
+                    return self._send(200, cfg)
+                return self._send(404, {"error": "no such endpoint"})
 
             def do_POST(self):
                 srv.requests += 1

@@ -17,14 +17,14 @@ from protocol import codec as C
 from protocol import frames as F
 from protocol import sign as S
 
-from .helpers import key_for
+from .helpers import ScriptedSerial, key_for
 
 KEY = key_for("box-1")
 
 
 def good_hello(**kw):
     info = {"proto": F.PROTO, "device": "box-1", "fw": "0.2.0", "board": "sim", "first": 1, "last": 3,
-            "acked": 0, "unsynced": 3, "keyed": True, "key_error": None, "time": 1700000000, "max_frame": 2048,
+            "acked": 0, "unsynced": 3, "keyed": True, "key_error": None, "time": 1700000000, "max_frame": F.MAX_FRAME,
             "session": False, "corrupt": None, "aside": [], "rx_bad": 0, "rx_oversized": 0, "resent": 0, "denied": 0}
     info.update(kw)
     return info
@@ -34,16 +34,24 @@ def reply(typ, seq, data, status=0):
     return C.encode_frame(typ | F.REPLY, seq, bytes([status]) + data)
 
 
-class HostileBox:
-    """A pyserial stand-in. answer(typ, seq, payload) -> bytes for the wire (any bytes at all);
-    by default a well-behaved box with three signed records."""
+class HostileBox(ScriptedSerial):
+    """answers: request name -> fn(seq, payload) -> wire bytes (any bytes at all), or the data
+    of an OK reply; every other request as a well-behaved box with three signed records does."""
 
     def __init__(self, **answers):
-        self.answers = answers  # request name -> fn(seq, payload) -> wire bytes, or raw data bytes
-        self.inbuf = bytearray()
+        super().__init__(self.answer)
+        self.answers = answers
         self.timeout = 0.01
         self.requests = []
         self.records = [b"\x01{\"kind\": \"hand\", \"n\": %d}" % i for i in (1, 2, 3)]
+
+    def answer(self, typ, seq, payload):
+        name = C.TYPE_NAMES[typ]
+        self.requests.append(name)
+        a = self.answers.get(name)
+        if a is None:
+            return self.default(typ, seq, payload)
+        return a(seq, payload) if callable(a) else reply(typ, seq, a)
 
     def default(self, typ, seq, payload):
         if typ == F.T_HELLO:
@@ -63,41 +71,6 @@ class HostileBox:
         if typ == F.T_CLOCK:
             return reply(typ, seq, b'{"epoch": 0, "time": 1800000000}')
         return reply(typ, seq, b"")
-
-    def write(self, data):
-        for enc in bytes(data).split(b"\x00"):
-            if not enc:
-                continue
-            typ, seq, payload = C.decode_body(enc)
-            name = C.TYPE_NAMES[typ]
-            self.requests.append(name)
-            a = self.answers.get(name)
-            if a is None:
-                out = self.default(typ, seq, payload)
-            elif callable(a):
-                out = a(seq, payload)
-            else:
-                out = reply(typ, seq, a)
-            self.inbuf += out
-        return len(data)
-
-    def flush(self):
-        pass
-
-    def reset_input_buffer(self):
-        self.inbuf.clear()
-
-    def close(self):
-        pass
-
-    @property
-    def in_waiting(self):
-        return len(self.inbuf)
-
-    def read(self, n=1):
-        out = bytes(self.inbuf[:n])
-        del self.inbuf[:n]
-        return out
 
 
 def hello_with(**kw):
@@ -204,7 +177,7 @@ def hidden(text):
 
 
 def cli_args(**kw):
-    ns = argparse.Namespace(port=None, server=None, offline=None, upload=None, key_file=None, quarantine=None,
+    ns = argparse.Namespace(port=None, server=None, offline=None, upload=None, key_file=None, quarantine=None, next_session=False,
                             provision=False, rekey=False, release=None, config=None, no_clock=False, no_batch=False,
                             timeout=0.01, retries=1, quiet=False)
     for k, v in kw.items():
@@ -293,3 +266,41 @@ def test_the_tool_checks_a_session_config_before_sending_it(tmp_path, cfg):
     with pytest.raises(sync.SyncError, match="the session config is refused"):
         run_sync(box, tmp_path, config=cfg)
     assert "CONFIG" not in box.requests
+
+
+def test_a_box_that_lost_its_nonce_gets_one_more_challenge(tmp_path):
+    # the box restarted between CHALLENGE and the request: E_NONCE once, then it goes through
+    tries = []
+
+    def ack(seq, p):
+        tries.append(p)
+        if len(tries) == 1:
+            return reply(F.T_ACK, seq, b"restarted", status=F.E_NONCE)
+        return reply(F.T_ACK, seq, p[:4] + p[:4])
+
+    box = HostileBox(ACK=ack)
+    s = run_sync(box, tmp_path)
+    assert s.acked == 3 and len(tries) == 2 and box.requests.count("CHALLENGE") >= 3  # CLOCK, ACK twice
+    # a second E_NONCE in a row is an error, not a loop
+    box = HostileBox(ACK=lambda seq, p: reply(F.T_ACK, seq, b"again", status=F.E_NONCE))
+    with pytest.raises(sync.DeviceError, match="no fresh challenge"):
+        run_sync(box, tmp_path)
+
+
+def test_folders_that_cannot_be_written_are_clear_errors(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    env = {"device": "box-1", "seq": 1, "payload": "", "sig": ""}
+    with pytest.raises(sync.SyncError, match="cannot make the folder"):
+        sync.Quarantine(str(blocker)).put(env, sync.Outcome("refused", 400, "no"), "server")
+    with pytest.raises(sync.SyncError, match="cannot make the folder"):
+        sync.OfflineSink(str(blocker)).put([env])
+    with pytest.raises(sync.SyncError, match="cannot make the folder"):
+        run_sync(HostileBox(), tmp_path, offline=str(blocker / "x"))
+
+
+def test_a_key_file_that_cannot_be_written_stops_provisioning_before_the_box_gets_a_key(tmp_path):
+    box = HostileBox(HELLO=hello_with(keyed=False, last=0, first=None))
+    with pytest.raises(sync.SyncError, match="cannot write the key file"):
+        sync.sync("x", ser=box, provision=True, key_file=str(tmp_path / "no" / "such" / "keys.json"), **FAST)
+    assert "PROVISION" not in box.requests

@@ -261,3 +261,29 @@ def test_pruning_never_drops_a_record_set_aside(tmp_path):
     assert j.prune() > 0 and j.first_seq > 2
     j.close()
     d.close()
+
+
+def test_the_box_tags_mode_writes_only_when_authenticated():
+    class Dev:
+        class app:
+            state = "idle"
+            device_id = "box-1"
+        tag_set = 1
+        registry = None
+        dirty = False
+
+        @staticmethod
+        def clock():
+            return 0
+
+        def save_tag_settings(self, set_id, blob):
+            self.saved = (set_id, blob)
+
+    dev = Dev()
+    t = tags_mode.TagsMode(dev)
+    write = {"op": "write", "set": 1, "tile": 0, "copy": 0}
+    assert t.request(dict(write))["code"] == "auth" and t.job is None
+    assert t.request({"op": "save", "set": 9, "registry": []})["code"] == "auth" and not hasattr(dev, "saved")
+    assert t.request(dict(write), authed=True) == {"ok": True, "state": "waiting"} and t.job is not None
+    assert t.request({"op": "cancel"}) == {"ok": True}
+    assert t.request({"op": "save", "set": 9, "registry": []}, authed=True)["ok"] and dev.saved == (9, None)

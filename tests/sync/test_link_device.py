@@ -15,7 +15,7 @@ from host_tools import sync as host
 from protocol import frames as F
 from protocol import sign as S
 
-from .helpers import FakeApp, session_payloads
+from .helpers import FakeApp, ScriptedSerial, session_payloads
 
 KEY = bytes(range(100, 132))
 
@@ -34,7 +34,7 @@ class Dev:
         self.link = L.Link(self.app, self.port, self.key_path, kbd_intr=self.kbd.append, **kw)
         self.seq = 0
         if keyed:
-            assert self.request(L.T_PROVISION, KEY) == (0, b"")
+            assert self.request(F.T_PROVISION, KEY) == (0, b"")
 
     def pump(self, limit=10000):
         n = 0
@@ -103,12 +103,12 @@ def parse_records(data, start=None):
 
 
 def test_hello(dev):
-    st, data = dev.request(L.T_HELLO)
+    st, data = dev.request(F.T_HELLO)
     info = json.loads(data)
     assert st == 0
     assert info["device"] == "box-1" and info["proto"] == 2 and info["keyed"] is True
     assert (info["first"], info["last"], info["acked"], info["unsynced"]) == (1, 19, 0, 19)
-    assert info["max_frame"] == L.MAX_FRAME
+    assert info["max_frame"] == F.MAX_FRAME
     assert host.check_hello(info) is info
 
 
@@ -117,7 +117,7 @@ def test_records_are_signed_on_the_device_and_batched(dev):
     got = []
     nxt = 1
     while True:
-        st, data = dev.request(L.T_RECORDS, nxt.to_bytes(4, "big") + bytes([255]))
+        st, data = dev.request(F.T_RECORDS, nxt.to_bytes(4, "big") + bytes([255]))
         assert st == 0
         recs = parse_records(data, nxt)
         if not recs:
@@ -130,20 +130,20 @@ def test_records_are_signed_on_the_device_and_batched(dev):
             nxt += 1
     assert got == want
     # max: at most that many; several fit a frame
-    st, data = dev.request(L.T_RECORDS, (3).to_bytes(4, "big") + bytes([2]))
+    st, data = dev.request(F.T_RECORDS, (3).to_bytes(4, "big") + bytes([2]))
     assert [r[0] for r in parse_records(data)] == [3, 4]
-    st, data = dev.request(L.T_RECORDS, (1).to_bytes(4, "big") + bytes([255]))
+    st, data = dev.request(F.T_RECORDS, (1).to_bytes(4, "big") + bytes([255]))
     assert len(parse_records(data)) >= 3
 
 
 def test_records_errors(tmp_path):
     d = Dev(tmp_path, n=3, keyed=False)
-    st, msg = d.request(L.T_RECORDS, (1).to_bytes(4, "big") + b"\x05")
-    assert st == L.E_NO_KEY and b"provision" in msg
-    d.request(L.T_PROVISION, KEY)
-    assert d.request(L.T_RECORDS, b"\x00\x01")[0] == L.E_BAD_REQUEST
-    assert d.request(L.T_RECORDS, (0).to_bytes(4, "big") + b"\x05")[0] == L.E_RANGE
-    assert d.request(L.T_RECORDS, (4).to_bytes(4, "big") + b"\x05") == (0, b"\x00\x00\x00\x04\x00")  # none yet
+    st, msg = d.request(F.T_RECORDS, (1).to_bytes(4, "big") + b"\x05")
+    assert st == F.E_NO_KEY and b"provision" in msg
+    d.request(F.T_PROVISION, KEY)
+    assert d.request(F.T_RECORDS, b"\x00\x01")[0] == F.E_BAD_REQUEST
+    assert d.request(F.T_RECORDS, (0).to_bytes(4, "big") + b"\x05")[0] == F.E_RANGE
+    assert d.request(F.T_RECORDS, (4).to_bytes(4, "big") + b"\x05") == (0, b"\x00\x00\x00\x04\x00")  # none yet
     d.close()
 
 
@@ -156,57 +156,57 @@ def test_records_below_the_first_on_flash_are_out_of_range(tmp_path):
     first = j.first_seq
     j.close()
     d = Dev(tmp_path)
-    st, msg = d.request(L.T_RECORDS, (1).to_bytes(4, "big") + b"\x05")
-    assert st == L.E_RANGE and b"no longer" in msg
-    st, data = d.request(L.T_RECORDS, first.to_bytes(4, "big") + b"\x01")
+    st, msg = d.request(F.T_RECORDS, (1).to_bytes(4, "big") + b"\x05")
+    assert st == F.E_RANGE and b"no longer" in msg
+    st, data = d.request(F.T_RECORDS, first.to_bytes(4, "big") + b"\x01")
     assert parse_records(data)[0][0] == first
     d.close()
 
 
 def test_ack_is_durable_idempotent_and_bounded(dev, tmp_path):
-    assert dev.authed(L.T_ACK, be(5)) == (0, be(5) + be(5))
-    assert dev.authed(L.T_ACK, be(3)) == (0, be(3) + be(5))
-    st, msg = dev.authed(L.T_ACK, be(20))
-    assert st == L.E_RANGE and b"beyond" in msg
-    assert dev.authed(L.T_ACK, b"\x01")[0] == L.E_BAD_REQUEST
+    assert dev.authed(F.T_ACK, be(5)) == (0, be(5) + be(5))
+    assert dev.authed(F.T_ACK, be(3)) == (0, be(3) + be(5))
+    st, msg = dev.authed(F.T_ACK, be(20))
+    assert st == F.E_RANGE and b"beyond" in msg
+    assert dev.authed(F.T_ACK, b"\x01")[0] == F.E_BAD_REQUEST
     assert Journal(str(tmp_path / "journal")).acked == 5
 
 
 def test_config_and_clock(dev):
     cfg = {"rules": "mcr", "players": ["1", "2", "3", "4"]}
-    assert dev.authed(L.T_CONFIG, json.dumps(cfg).encode()) == (0, b"")
+    assert dev.authed(F.T_CONFIG, json.dumps(cfg).encode()) == (0, b"")
     assert dev.app.configs == [cfg]
-    st, msg = dev.authed(L.T_CONFIG, json.dumps(cfg).encode())
-    assert st == L.E_REFUSED and msg == b"a session is running"
-    assert dev.authed(L.T_CONFIG, b"{nope")[0] == L.E_BAD_REQUEST
-    assert dev.authed(L.T_CONFIG, b"[1]")[0] == L.E_BAD_REQUEST
+    st, msg = dev.authed(F.T_CONFIG, json.dumps(cfg).encode())
+    assert st == F.E_REFUSED and msg == b"a session is running"
+    assert dev.authed(F.T_CONFIG, b"{nope")[0] == F.E_BAD_REQUEST
+    assert dev.authed(F.T_CONFIG, b"[1]")[0] == F.E_BAD_REQUEST
     t = 1800000000
-    st, data = dev.authed(L.T_CLOCK, t.to_bytes(8, "big"))
+    st, data = dev.authed(F.T_CLOCK, t.to_bytes(8, "big"))
     assert st == 0 and abs(json.loads(data)["time"] - t) <= 1
     assert abs(dev.app.now_s() - t) <= 1
-    assert dev.authed(L.T_CLOCK, (1000).to_bytes(8, "big"))[0] == L.E_RANGE
-    assert dev.authed(L.T_CLOCK, (4102444800).to_bytes(8, "big"))[0] == L.E_RANGE  # 2100: not a clock
-    assert dev.authed(L.T_CLOCK, b"\x00")[0] == L.E_BAD_REQUEST
+    assert dev.authed(F.T_CLOCK, (1000).to_bytes(8, "big"))[0] == F.E_RANGE
+    assert dev.authed(F.T_CLOCK, (4102444800).to_bytes(8, "big"))[0] == F.E_RANGE  # 2100: not a clock
+    assert dev.authed(F.T_CLOCK, b"\x00")[0] == F.E_BAD_REQUEST
     assert abs(dev.app.now_s() - t) <= 1
 
 
 def test_a_resent_request_gets_the_same_reply_and_is_not_redone(dev):
     cfg = json.dumps({"rules": "mcr"}).encode()
     req = S.authenticate(KEY, "box-1", dev.nonce(), F.T_CONFIG, cfg)
-    assert dev.request(L.T_CONFIG, req, seq=77) == (0, b"")
-    assert dev.request(L.T_CONFIG, req, seq=77) == (0, b"")  # the reply again, not "running"
+    assert dev.request(F.T_CONFIG, req, seq=77) == (0, b"")
+    assert dev.request(F.T_CONFIG, req, seq=77) == (0, b"")  # the reply again, not "running"
     assert len(dev.app.configs) == 1 and dev.link.resent == 1
-    assert dev.authed(L.T_CONFIG, cfg, seq=78)[0] == L.E_REFUSED  # a new request is done
+    assert dev.authed(F.T_CONFIG, cfg, seq=78)[0] == F.E_REFUSED  # a new request is done
 
 
 def test_provision_once_and_the_key_is_never_read_back(tmp_path):
     d = Dev(tmp_path, n=5, keyed=False)
-    assert json.loads(d.request(L.T_HELLO)[1])["keyed"] is False
-    assert d.request(L.T_PROVISION, b"\x07" * 32)[0] == L.E_BAD_REQUEST  # not a key
-    assert d.request(L.T_PROVISION, KEY[:16])[0] == L.E_BAD_REQUEST
-    assert d.request(L.T_PROVISION, KEY) == (0, b"")
-    st, msg = d.request(L.T_PROVISION, bytes(32 - i for i in range(32)))
-    assert st == L.E_KEY_SET
+    assert json.loads(d.request(F.T_HELLO)[1])["keyed"] is False
+    assert d.request(F.T_PROVISION, b"\x07" * 32)[0] == F.E_BAD_REQUEST  # not a key
+    assert d.request(F.T_PROVISION, KEY[:16])[0] == F.E_BAD_REQUEST
+    assert d.request(F.T_PROVISION, KEY) == (0, b"")
+    st, msg = d.request(F.T_PROVISION, bytes(32 - i for i in range(32)))
+    assert st == F.E_KEY_SET
     raw = open(tmp_path / "device.key", "rb").read()
     assert len(raw) == 40 and raw[:4] == b"MJK1" and raw[4:36] == KEY
     # every request type, every reply: the key's bytes (and its hex) never appear
@@ -226,7 +226,7 @@ def test_provision_once_and_the_key_is_never_read_back(tmp_path):
 def test_damaged_key_file_reads_as_no_key(tmp_path):
     (tmp_path / "device.key").write_bytes(b"MJK1" + KEY + b"\x00\x00\x00\x00")
     d = Dev(tmp_path, keyed=False)
-    info = json.loads(d.request(L.T_HELLO)[1])
+    info = json.loads(d.request(F.T_HELLO)[1])
     assert info["keyed"] is False and info["key_error"] == "key file damaged"
     d.close()
 
@@ -243,22 +243,22 @@ def rekey_payload(old, new, nonce, device="box-1", mac_key=None):
 def test_rekey_needs_proof_of_the_old_key(dev, tmp_path):
     new = os.urandom(32)
     # no challenge yet
-    assert dev.request(L.T_REKEY, rekey_payload(KEY, new, b"\x00" * 16))[0] == F.E_NONCE
+    assert dev.request(F.T_REKEY, rekey_payload(KEY, new, b"\x00" * 16))[0] == F.E_NONCE
     nonce = dev.nonce()
     # a wrong old key
-    assert dev.request(L.T_REKEY, rekey_payload(b"\x01" * 32, new, nonce))[0] == L.E_DENIED
+    assert dev.request(F.T_REKEY, rekey_payload(b"\x01" * 32, new, nonce))[0] == F.E_DENIED
     # the nonce was used up by the failure
-    assert dev.request(L.T_REKEY, rekey_payload(KEY, new, nonce))[0] == F.E_NONCE
+    assert dev.request(F.T_REKEY, rekey_payload(KEY, new, nonce))[0] == F.E_NONCE
     # the right MAC over a key wrapped with another mask: the box unwraps something else
     nonce = dev.nonce()
-    assert dev.request(L.T_REKEY, rekey_payload(KEY, new, nonce)) == (0, b"")
+    assert dev.request(F.T_REKEY, rekey_payload(KEY, new, nonce)) == (0, b"")
     assert open(tmp_path / "device.key", "rb").read()[4:36] == new
-    st, data = dev.request(L.T_RECORDS, (1).to_bytes(4, "big") + b"\x01")
+    st, data = dev.request(F.T_RECORDS, (1).to_bytes(4, "big") + b"\x01")
     seq, sig, p = parse_records(data)[0]
     assert sig == hmac.new(new, b"box-1\x00" + seq.to_bytes(4, "big") + p, hashlib.sha256).digest()
     # the old key no longer authenticates anything
-    assert dev.authed(L.T_ACK, be(1))[0] == L.E_DENIED
-    assert dev.authed(L.T_ACK, be(1), key=new)[0] == 0
+    assert dev.authed(F.T_ACK, be(1))[0] == F.E_DENIED
+    assert dev.authed(F.T_ACK, be(1), key=new)[0] == 0
     # the host tool's rekey sends the same thing
     sent = []
 
@@ -277,11 +277,11 @@ def test_failed_attempts_do_not_lock_out_the_key_holder(dev):
     # a hostile host that fails over and over cannot deny the organizer (no lock-out: HMAC-SHA256
     # with a 256-bit key is not guessed; a lock-out would only be a way to jam the box)
     for _ in range(20):
-        assert dev.request(L.T_REKEY, rekey_payload(b"\x02" * 32, os.urandom(32), dev.nonce()))[0] == L.E_DENIED
-        assert dev.authed(L.T_ACK, be(3), key=b"\x02" * 32)[0] == L.E_DENIED
+        assert dev.request(F.T_REKEY, rekey_payload(b"\x02" * 32, os.urandom(32), dev.nonce()))[0] == F.E_DENIED
+        assert dev.authed(F.T_ACK, be(3), key=b"\x02" * 32)[0] == F.E_DENIED
     assert dev.link.denied == 40
-    assert dev.authed(L.T_ACK, be(3)) == (0, be(3) + be(3))
-    assert json.loads(dev.request(L.T_HELLO)[1])["denied"] == 40
+    assert dev.authed(F.T_ACK, be(3)) == (0, be(3) + be(3))
+    assert json.loads(dev.request(F.T_HELLO)[1])["denied"] == 40
 
 
 def test_garbage_bad_crc_short_and_oversized_frames_are_dropped_and_counted(dev):
@@ -296,7 +296,7 @@ def test_garbage_bad_crc_short_and_oversized_frames_are_dropped_and_counted(dev)
     bad_before = link.rx_bad_crc + link.rx_bad_cobs + link.rx_short
     assert bad_before > 0
     # a bad CRC
-    wire = bytearray(host.encode_frame(L.T_HELLO, 1, b""))
+    wire = bytearray(host.encode_frame(F.T_HELLO, 1, b""))
     wire[3] ^= 0x40
     dev.port.feed(bytes(wire))
     dev.pump()
@@ -311,37 +311,37 @@ def test_garbage_bad_crc_short_and_oversized_frames_are_dropped_and_counted(dev)
     dev.pump()
     assert link.rx_oversized == 1 and dev.replies() == []
     # oversized once decoded: a valid frame with a body over MAX_FRAME
-    body = bytes([L.T_CONFIG, 3]) + b"x" * (L.MAX_FRAME - 3)
+    body = bytes([F.T_CONFIG, 3]) + b"x" * (F.MAX_FRAME - 3)
     body += host.crc32(body).to_bytes(4, "little")
-    assert len(body) > L.MAX_FRAME
+    assert len(body) > F.MAX_FRAME
     dev.port.feed(b"\x00" + host.cobs_encode(body) + b"\x00")
     dev.pump()
     assert link.rx_oversized == 2 and dev.replies() == []
     # and the link still answers
-    st, data = dev.request(L.T_HELLO)
+    st, data = dev.request(F.T_HELLO)
     info = json.loads(data)
     assert info["rx_oversized"] == 2 and info["rx_bad"] >= bad_before + 2
 
 
 def test_unknown_types_and_handlers(dev):
     st, msg = dev.request(0x33, b"x")
-    assert st == L.E_UNKNOWN
+    assert st == F.E_UNKNOWN
     dev.link.handle(0x33, lambda link, req: link.reply_json({"echo": bytes(req).decode()}))
     assert dev.request(0x33, b"hi") == (0, b'{"echo": "hi"}')
     dev.link.handle(0x34, lambda link, req: 1 / 0)
     st, msg = dev.request(0x34)
-    assert st == L.E_INTERNAL and b"ZeroDivisionError" in msg
+    assert st == F.E_INTERNAL and b"ZeroDivisionError" in msg
     # an authenticated handler gets the arguments only, and only with the MAC
     dev.link.handle(0x36, lambda link, req: link.reply_ok(bytes(req)[::-1]), auth=True)
     assert dev.request(0x36, b"abc" + bytes(32))[0] == F.E_NONCE
     assert dev.authed(0x36, b"abc") == (0, b"cba")
-    assert dev.request(0x36, S.authenticate(KEY, "box-1", dev.nonce(), 0x36, b"abd")[:-1] + b"\x00")[0] == L.E_DENIED
+    assert dev.request(0x36, S.authenticate(KEY, "box-1", dev.nonce(), 0x36, b"abd")[:-1] + b"\x00")[0] == F.E_DENIED
 
 
 def test_poll_is_bounded_and_never_blocks(tmp_path):
     d = Dev(tmp_path, n=19, max_read=16, max_write=64)
     # two requests at once: one poll handles at most one, and reads at most max_read bytes
-    d.port.feed(host.encode_frame(L.T_HELLO, 1) + host.encode_frame(L.T_RECORDS, 2, b"\x00\x00\x00\x01\x10"))
+    d.port.feed(host.encode_frame(F.T_HELLO, 1) + host.encode_frame(F.T_RECORDS, 2, b"\x00\x00\x00\x01\x10"))
     before = len(d.port.inbuf)
     d.link.poll()
     assert before - len(d.port.inbuf) <= 16
@@ -376,16 +376,16 @@ def test_kbd_intr_off_while_the_link_is_active(tmp_path):
     d.port.feed(b"\x00")  # the host's wake-up fill: off at the first byte
     d.link.poll()
     assert d.kbd == [-1] and d.link.active
-    d.request(L.T_HELLO)
-    d.request(L.T_BYE)  # restored once the BYE reply is out
+    d.request(F.T_HELLO)
+    d.request(F.T_BYE)  # restored once the BYE reply is out
     assert d.kbd == [-1, 3] and not d.link.active
-    d.request(L.T_HELLO)
+    d.request(F.T_HELLO)
     assert d.kbd == [-1, 3, -1]
     import time
     time.sleep(0.08)  # idle: restored
     d.link.poll()
     assert d.kbd == [-1, 3, -1, 3]
-    d.request(L.T_HELLO)
+    d.request(F.T_HELLO)
     d.port.gone = True  # hang-up: restored, the reply dropped
     d.link.poll()
     assert d.kbd[-1] == 3 and not d.link.active and d.link.hangups == 1
@@ -393,43 +393,10 @@ def test_kbd_intr_off_while_the_link_is_active(tmp_path):
 
 
 def test_a_fresh_hello_is_never_answered_from_the_cache(dev):
-    st, a = dev.request(L.T_HELLO, seq=9)
+    st, a = dev.request(F.T_HELLO, seq=9)
     dev.j.ack(4)  # the state changes (here behind the link's back)
-    st, b = dev.request(L.T_HELLO, seq=9)  # the same frame again: answered anew
+    st, b = dev.request(F.T_HELLO, seq=9)  # the same frame again: answered anew
     assert json.loads(b)["acked"] == 4
-
-
-class ScriptedSerial:
-    """A pyserial stand-in: answers each request frame with what reply(typ, seq, payload) gives."""
-
-    def __init__(self, reply):
-        self.reply = reply
-        self.inbuf = bytearray()
-        self.timeout = 0.1
-        self.writes = []
-
-    def write(self, data):
-        for enc in bytes(data).split(b"\x00"):
-            if enc:
-                typ, seq, payload = host.decode_body(enc)
-                self.writes.append((typ, seq, payload))
-                self.inbuf += self.reply(typ, seq, payload)
-        return len(data)
-
-    def flush(self):
-        pass
-
-    def reset_input_buffer(self):
-        self.inbuf.clear()
-
-    @property
-    def in_waiting(self):
-        return len(self.inbuf)
-
-    def read(self, n=1):
-        out = bytes(self.inbuf[:n])
-        del self.inbuf[:n]
-        return out
 
 
 def test_host_ignores_a_late_reply_with_a_matching_seq():
@@ -480,5 +447,25 @@ def test_poll_never_raises_into_the_app_loop(dev):
     assert dev.link.poll() is False and dev.link.errors == 1
     dev.link.port = dev.port
     dev.link.handle(0x35, lambda link, req: (_ for _ in ()).throw(MemoryError()))
-    assert dev.request(0x35)[0] == L.E_INTERNAL
-    assert json.loads(dev.request(L.T_HELLO)[1])["device"] == "box-1"
+    assert dev.request(0x35)[0] == F.E_INTERNAL
+    assert json.loads(dev.request(F.T_HELLO)[1])["device"] == "box-1"
+
+
+def test_the_largest_record_fits_a_reply(tmp_path):
+    j = Journal(str(tmp_path / "journal"), max_payload=F.MAX_RECORD)
+    big = b"\x01" + b"x" * (F.MAX_RECORD - 1)
+    j.append(big)
+    j.append(b"\x01{}")
+    app = FakeApp(j, "box-1")
+    port = L.MemPort()
+    link = L.Link(app, port, str(tmp_path / "device.key"))
+    link._store_key(KEY)
+    port.feed(host.encode_frame(F.T_RECORDS, 1, (1).to_bytes(4, "big") + b"\x10"))
+    while link.poll():
+        pass
+    typ, seq, pay = host.decode_body(bytes(port.out).strip(b"\x00"))
+    assert len(pay) + 6 == F.MAX_FRAME  # exactly the largest frame
+    assert [(s, p) for s, _, p in parse_records(pay[1:], 1)] == [(1, big)]  # the next one waits
+    with pytest.raises(ValueError):
+        L.Link(FakeApp(Journal(str(tmp_path / "j2"), max_payload=F.MAX_RECORD + 1), "box-1"), port, "k")
+    j.close()

@@ -1,4 +1,4 @@
-"""host_tools/sync.py against devices on real ptys (pyserial on the slave): the simulator
+"""host_tools/sync/ against devices on real ptys (pyserial on the slave): the simulator
 (python -m simulator --serial), the MicroPython unix port (firmware/link_stdio.py), and
 in-process devices that fail or lie; uploads go to the minimal HTTP server of miniserver.py."""
 import base64
@@ -163,6 +163,88 @@ def test_micropython_device_refuses_a_second_key_and_rekeys(tmp_path):
         ser.close()
     raw = open(mp.key, "rb").read()
     assert raw[4:36].hex() == k["mp-1"]
+
+
+@pytest.mark.skipif(not MICROPYTHON.exists(), reason="micropython not in this venv")
+def test_micropython_device_sets_aside_and_remembers_it(tmp_path):
+    keys = write_keys(tmp_path / "keys.json", ["mp-1"])
+    quar = str(tmp_path / "q")
+    with MiniServer({"mp-1": key_for("mp-1")}) as srv:
+        srv.store.refuse = {("mp-1", 2)}
+        with MpDevice(tmp_path, script=SCEN / "penalties_declare.txt", keep=True) as mp:
+            ser = sync.open_serial(mp.path)
+            sync.sync(mp.path, provision=True, key_file=keys, ser=ser, **FAST)
+            with pytest.raises(sync.SyncError) as e:
+                sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, quarantine=quar, **FAST)
+            s = e.value.summary
+            assert e.value.exit_code == 3 and s.aside == [(2, "HTTP 400: refused by the test")]
+            assert s.acked == s.pulled >= 3
+            ser.close()
+        # the box restarts (a new process on the same flash): it still has it aside, and the
+        # journal's own ack below it; the server takes it now, the next run releases it
+        with MpDevice(tmp_path, keep=True, stats=False) as mp:
+            ser = sync.open_serial(mp.path)
+            box = sync.Box(sync.HostLink(ser, timeout=0.3))
+            info = box.hello()
+            assert info["aside"] == [[2, "HTTP 400: refused by the test"]] and info["acked"] == s.acked
+            srv.store.refuse = set()
+            s2 = sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, quarantine=quar, **FAST)
+            assert s2.released == [2] and s2.aside == [] and s2.line().endswith("set aside 0")
+            assert box.hello()["aside"] == []
+            ser.close()
+    assert journal_payloads(tmp_path / "journal")[1] == s.acked
+
+
+def test_a_host_without_the_key_cannot_tell_the_box_its_records_are_synced(tmp_path, thread_box):
+    # issue 11: "a host without the key told a box that all 19 records were synced (the
+    # organizer's sync then pulled nothing), started a session ... and set the clock to 2100"
+    dev = thread_box()
+    epoch = dev.app.epoch
+    rogue = tmp_path / "rogue.json"
+    rogue.write_text(json.dumps({"box-1": (b"\x66" * 32).hex()}))
+    cfg = tmp_path / "cfg.json"
+    cfg.write_text(json.dumps({"tournament": "ANY", "session": 1, "table": 99, "rules": "mcr",
+                               "players": ["1", "2", "3", "4"], "first_dealer": 0}))
+    with MiniServer({"box-1": key_for("box-1")}) as other:
+        for extra in ([], ["--key-file", str(rogue)]):
+            code, out, err = run_cli("--port", dev.path, "--server", other.url, "--timeout", "0.2", *extra)
+            assert code == 1 and ("needs its key" in err or "not this box's" in err), err
+            code, out, err = run_cli("--port", dev.path, "--config", str(cfg), "--timeout", "0.2", *extra)
+            assert code == 1 and dev.app.configs == []
+        # by hand, with a box client: ACK 19 and the clock of 2100 with a made-up MAC
+        ser = sync.open_serial(dev.path)
+        box = sync.Box(sync.HostLink(ser, timeout=0.2), key=b"\x66" * 32)
+        box.hello()
+        for fn in (lambda: box.ack(19), lambda: box.set_clock(4102444800), lambda: box.release(3)):
+            with pytest.raises(sync.DeviceError) as e:
+                fn()
+            assert e.value.code == 5  # denied
+        ser.close()
+    assert dev.app.j.acked == 0 and dev.link.acked == 0 and dev.app.epoch == epoch and dev.app.configs == []
+    keys = write_keys(tmp_path / "keys.json", ["box-1"])
+    with MiniServer({"box-1": key_for("box-1")}) as srv:  # the organizer's sync gets all 19
+        s = sync.sync(dev.path, server=srv.url, key_file=keys, **FAST)
+        assert (s.pulled, s.uploaded, s.acked) == (19, 19, 19)
+
+
+def test_next_session_from_the_server(tmp_path, thread_box):
+    # the server has the box's next session (its table in the published seating): after the sync
+    # the tool starts it, so nobody types a config
+    dev = thread_box()
+    keys = write_keys(tmp_path / "keys.json", ["box-1"])
+    cfg = {"rules": "mcr", "tournament": "T2026", "session": 2, "table": 7, "players": ["1", "2", "3", "4"],
+           "first_dealer": 1, "hands": None, "minutes": None}
+    with MiniServer({"box-1": key_for("box-1")}) as srv:
+        args = ("--port", dev.path, "--server", srv.url, "--key-file", keys, "--timeout", "0.2", "--next-session")
+        code, out, err = run_cli(*args)
+        assert code == 1 and "no next session for box-1 from the server: box box-1 is not bound" in err, err
+        assert dev.app.j.acked == 19 and dev.app.configs == []  # the sync itself went through
+        srv.box_configs["box-1"] = cfg
+        code, out, err = run_cli(*args)
+        assert code == 0 and "session config sent to box-1: T2026 session 2, table 7" in err, err
+        assert dev.app.configs == [{k: v for k, v in cfg.items() if v is not None}] and srv.heads["box-1"] == 19
+        code, out, err = run_cli("--port", dev.path, "--next-session", "--key-file", keys)
+        assert code == 1 and "--next-session takes the config from --server" in err
 
 
 def test_offline_then_upload(tmp_path, thread_box):
@@ -347,7 +429,7 @@ def test_a_refused_record_is_set_aside_and_the_rest_goes_on(tmp_path, thread_box
         code, out, err = run_cli(*args)
         lines = out.splitlines()
         assert code == 3 and lines[0] == "pulled 19, uploaded 18, already known 0, refused 1, set aside 1", err
-        assert lines[1] == "set aside on the box: record 3: HTTP 400: payload version"
+        assert lines[1] == "set aside: record 3: HTTP 400: payload version"
         assert "set aside on the box and in" in err
         # everything else is on the server and acknowledged; the box keeps record 3 for a referee
         assert len(srv.store.records) == 18 and (("box-1", 3) not in srv.store.records)
@@ -359,7 +441,7 @@ def test_a_refused_record_is_set_aside_and_the_rest_goes_on(tmp_path, thread_box
         # the next run: nothing new; record 3 is offered again and still refused: it stays aside
         code, out, err = run_cli(*args)
         assert code == 0 and out.splitlines() == ["pulled 0, uploaded 0, already known 0, refused 0, set aside 1",
-                                                  "set aside on the box: record 3: HTTP 400: payload version"]
+                                                  "set aside: record 3: HTTP 400: payload version"]
         assert "still refused" in err
         # the server is fixed (here: it takes the record as it is now): the next run releases it
         srv.store.accept_any_version = True
@@ -369,6 +451,25 @@ def test_a_refused_record_is_set_aside_and_the_rest_goes_on(tmp_path, thread_box
         assert dev.link.aside == [] and dev.app.j.acked == 19
         assert (quar / "box-1" / "resolved" / "0000000003.json").exists()
         assert not (quar / "box-1" / "0000000003.json").exists()
+
+
+def test_offline_files_the_server_refuses_go_to_the_quarantine_folder(tmp_path, thread_box):
+    bad = session_payloads(1, "box-1")[:6]
+    bad[3] = b"\x02not json"
+    dev = thread_box(payloads=bad)
+    keys = write_keys(tmp_path / "keys.json", ["box-1"])
+    off, quar = tmp_path / "off", tmp_path / "q"
+    sync.sync(dev.path, offline=str(off), key_file=keys, **FAST)
+    assert dev.app.j.acked == 6  # the files are the store: the box is acknowledged
+    with MiniServer({"box-1": key_for("box-1")}) as srv:
+        args = ("--upload", str(off), "--server", srv.url, "--key-file", keys, "--quarantine", str(quar))
+        code, out, err = run_cli(*args)
+        assert code == 3 and out.splitlines() == ["pulled 0, uploaded 5, already known 0, refused 1, set aside 1",
+                                                  "set aside: record 4: HTTP 400: payload version"], err
+        assert json.load(open(quar / "box-1" / "0000000004.json"))["reason"] == "payload version"
+        assert sorted(os.listdir(off / "box-1")) == ["uploaded"]
+        code, out, err = run_cli(*args)  # nothing left to send: the refused one no longer blocks
+        assert code == 0 and out == "pulled 0, uploaded 0, already known 0, refused 0, set aside 0"
 
 
 def test_a_referee_releases_a_record_set_aside(tmp_path, thread_box):
@@ -386,7 +487,7 @@ def test_a_referee_releases_a_record_set_aside(tmp_path, thread_box):
         code, out, err = run_cli("--port", dev.path, "--release", "2", "--key-file", keys, "--timeout", "0.2")
         assert code == 0 and "record 2 of box-1 released" in err
         assert out.splitlines() == ["pulled 0, uploaded 0, already known 0, refused 0, set aside 1",
-                                    "set aside on the box: record 5: HTTP 400: payload version"]
+                                    "set aside: record 5: HTTP 400: payload version"]
         assert [q for q, _ in dev.link.aside] == [5] and dev.app.j.acked == 4
 
 
@@ -439,18 +540,15 @@ def test_a_lying_device_is_refused_and_nothing_is_stored(tmp_path, thread_box, l
 class GarblingLink(L.Link):
     def _send(self, n):
         L.Link._send(self, n)
-        tx = self._tx
-        k = self._tx_len // 2
-        tx[k] = tx[k] ^ 0x40 or 0x41  # never 0: the frame stays one frame, with a bad CRC
+        self._f[n // 2] ^= 0x40  # after the CRC was made: one frame, with a bad CRC
 
 
 class OversizedLink(L.Link):
-    def _send(self, n):
+    def _tx_fill(self):
         junk = b"\x00" + bytes(range(1, 256)) * 12 + b"\x00"  # 3060 bytes without a delimiter
-        self._tx = bytearray(junk)
-        self._txmv = memoryview(self._tx)
-        self._tx_len = len(junk)
-        self._tx_off = 0
+        self._blk = bytearray(junk)
+        self._blkmv = memoryview(self._blk)
+        self._bpos, self._blen, self._ti = 0, len(junk), -1
 
 
 @pytest.mark.parametrize("cls, message", [(GarblingLink, "bad frames (CRC/COBS"), (OversizedLink, "oversized frames")])

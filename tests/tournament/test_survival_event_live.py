@@ -235,9 +235,12 @@ def test_whole_event():
     assert p11.seats == ("3", "31", "20", "24") and p11.final
     ev.confirm(p11.seats, at(81))
     T11 = p11.seats
-    cfg = table_config(ev, 11, "T-survival")
+    cfg = table_config(ev, 11, "T-survival", hall_table=2)
     assert (cfg["players"], cfg["scores"], cfg["event_start"], cfg["final"], cfg["mode"]) == (
         ["3", "31", "20", "24"], [620, 204, 72, 54], T0, True, "survival")
+    assert (cfg["session"], cfg["table"]) == (11, 2)  # the event's table 11 at hall table 2
+    from protocol import config
+    assert config.check(cfg) is None
 
     # the last table, x4: 31 wins 36 on 3's discard: (-44, 60, -8, -8) x4 -> 3 444, 31 444, 20 40,
     # 24 22. Rolled at 1:29, keyed at 1:36 (x4: in progress at 1:30): 20 wins 8 on 24 (-8, -8, 32,

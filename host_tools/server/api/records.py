@@ -29,7 +29,7 @@ def _reply(request, status: int, body: dict):
                          "(the stored one is kept), 403 unknown device or bad signature, 400 malformed. The envelope is checked "
                          "first, then the signature, then the payload.")
 def post_record(request, env: Envelope):
-    status, body = ingest.store_one(env.model_dump())
+    status, body = ingest.store_fields(env.device, env.seq, env.payload, env.sig)
     return _reply(request, status, body)
 
 
@@ -55,7 +55,7 @@ def post_batch(request):
     return {"results": results, "counts": counts}
 
 
-@router.get("/boxes/{device}/config", response={200: BoxConfig, 404: Error, 409: Error},
+@router.get("/boxes/{device}/config", response={200: BoxConfig, 404: Error, 409: Error}, exclude_none=True,
             summary="The session config of the table a box is bound to (the sync tool pushes it to the box)",
             description="From the latest published seating. ``head``: the box's journal head as the sync tool read it "
                         "(display only: the boxes page shows records not yet uploaded).")

@@ -65,7 +65,7 @@ def rule(request, tid: str, body: RulingIn):
 def add_penalty(request, tid: str, body: PenaltyIn):
     who = need(request, tid, "referee")
     p = tref.add_penalty(who, tid, body.session, body.player, body.kind, body.reason,
-                         None if body.minutes is None else str(body.minutes), body.points)
+                         None if body.minutes is None else str(body.minutes), body.points, body.game)
     return 201, tref.penalty_dict(p)
 
 

@@ -67,7 +67,7 @@ def sessions(request, tid: str):
     res = _result(tid)
     out: dict = {}
     for (s, t), tb in sorted(res.tables.items()):
-        out.setdefault(s, []).append({"table": t, "players": tb.players(), "hands": len(tb.hands), "started": tb.start.time if tb.start else None,
+        out.setdefault(s, []).append({"table": t, "players": tb.players(), "hands": tb.n_hands, "started": tb.start.time if tb.start else None,
                                       "ended": tb.end.time if tb.end else None, "quarantined": tb.quarantined})
     return [{"session": s, "tables": ts} for s, ts in out.items()]
 
@@ -76,11 +76,9 @@ def sessions(request, tid: str):
 def player_hands(request, tid: str, pid: str):
     res = _result(tid)
     out = []
-    for key in sorted(res.tables):
-        for h in res.tables[key].hands:
-            if pid in h.seats:
-                seat = h.seats.index(pid)
-                out.append({"session": h.session, "table": h.table, "hand": h.number, "seat": seat, "delta": h.deltas[seat], "seats": list(h.seats)})
+    for h in res.hands_of(pid):
+        seat = h.seats.index(pid)
+        out.append({"session": h.session, "table": h.table, "hand": h.number, "seat": seat, "delta": h.deltas[seat], "seats": list(h.seats)})
     row = next((r for r in res.rows if r["player"] == pid), None)
     if row is None and not out and pid not in res.names():
         raise HttpError(404, "no player %r in this tournament" % pid)

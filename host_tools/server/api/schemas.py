@@ -248,6 +248,13 @@ class BoxConfig(Schema):
     first_dealer: int
     hands: Optional[int] = None
     minutes: Optional[int] = None
+    # survival (protocol/config.py): mode, the scores the players carry in, the event's start,
+    # the last table; ends_at: when time is called for the hall (every mode)
+    mode: Optional[str] = None
+    scores: Optional[list[int]] = None
+    event_start: Optional[int] = None
+    final: Optional[bool] = None
+    ends_at: Optional[int] = None
 
 
 # --------------------------------------------------------------------------- referee
@@ -305,6 +312,7 @@ class PenaltyIn(Strict):
     kind: Literal["late", "points", "disqualification"]
     minutes: Optional[Union[Annotated[StrictInt, Field(ge=0, le=100000)], Annotated[str, Field(max_length=30, pattern=r"^[0-9]{1,6}(\.[0-9]{1,6})?$")]]] = None
     points: Optional[Annotated[StrictInt, Field(ge=-100000, le=100000)]] = None
+    game: Optional[Annotated[StrictInt, Field(ge=1, le=1000)]] = Field(default=None, description="Sichuan late arrival: the game it was for (default 1)")
     reason: Annotated[str, Field(min_length=1, max_length=1000), AfterValidator(_text)]
 
 
@@ -315,6 +323,7 @@ class PenaltyOut(Schema):
     kind: str
     minutes: Optional[str]
     points: Optional[int]
+    game: Optional[int] = None
     reason: str
     referee: str
     revoked: bool

@@ -1,4 +1,4 @@
-from . import accounts, boxes, records, referee, results, tournaments
+from . import accounts, boxes, records, referee, results, survival, timing, tournaments
 from .core import api
 
 api.add_router("/", records.router)
@@ -7,3 +7,5 @@ api.add_router("/", tournaments.router)
 api.add_router("/", results.router)
 api.add_router("/", referee.router)
 api.add_router("/", boxes.router)
+api.add_router("/", survival.router)
+api.add_router("/", timing.router)

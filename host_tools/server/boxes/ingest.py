@@ -9,36 +9,47 @@ so an acknowledged record survives a power cut.
 Integrity (is the player registered, seated at this table...) is not checked here: a record
 that is well formed and signed is always stored, and ``results.integrity`` decides, every time
 results are computed, whether it counts or waits in quarantine for a referee.
+
+The rows are written with plain SQL (``sql``) rather than the ORM: an upload is a few small
+inserts, and building them through the ORM cost more CPU than everything else the upload does
+(the models in ``models`` stay the schema; the statements name their columns).
 """
 from __future__ import annotations
 
+import json
 import threading
+from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
+from django.utils import timezone
 
 from host_tools.server import contract, contract_v1
 from host_tools.server.contract import BadRecord
-from host_tools.server.tournaments.models import Tournament
 
-from .models import Correction, Device, Hand, Record
+from . import sql
+from .models import Correction
 
 BATCH_MAX = 200
 
 
-def _key_and_payload(device: str, seq: int) -> tuple[Optional[bytes], Optional[bytes]]:
-    """One query: the active device's key (None: unknown) and the stored payload of (device, seq)."""
-    d, r = Device._meta.db_table, Record._meta.db_table
-    with connection.cursor() as c:
-        c.execute(
-            "SELECT d.key, r.payload FROM %s d LEFT JOIN %s r ON r.device_id = d.id AND r.seq = %%s WHERE d.id = %%s AND d.active" % (d, r),
-            [seq, device],
-        )
-        row = c.fetchone()
-    if row is None:
-        return None, None
-    return bytes(row[0]), None if row[1] is None else bytes(row[1])
+@dataclass(slots=True)
+class Row:
+    """A checked record on its way into the database."""
+
+    device: str
+    seq: int
+    payload: bytes
+    sig: str
+    body: dict
+
+    @property
+    def kind(self) -> str:
+        return self.body["kind"]
+
+    @property
+    def tournament(self) -> Optional[str]:
+        return self.body.get("tournament")
 
 
 def deductions(body: dict) -> list[int]:
@@ -53,77 +64,143 @@ def deductions(body: dict) -> list[int]:
     return out
 
 
-def hand_row(rec: Record, body: dict) -> Hand:
-    seats, deltas = body["seats"], body["deltas"]
-    wins = body["wins"] if body["v"] != 1 else contract_v1.wins(body)
-    ded = deductions(body)
-    return Hand(
-        tournament=body["tournament"], session=body["session"], table=body["table"], number=body["hand"], rules=body["rules"],
-        record=rec, p0=seats[0], p1=seats[1], p2=seats[2], p3=seats[3], d0=deltas[0], d1=deltas[1], d2=deltas[2], d3=deltas[3],
-        dealer=body["dealer"], winners="".join(str(w) for w in body["winners"]), discarder=body["discarder"],
-        fans=max((w["total"] for w in wins), default=0), fan_names=[w["fans"] for w in wins], time=body["time"],
-        deductions="" if not any(ded) else ",".join(map(str, ded)),
-    )
+def hand_values(row: Row, record_id: int) -> tuple:
+    """The hand row's columns (``sql.HAND_COLUMNS``) of a hand record."""
+    b = row.body
+    seats, deltas = b["seats"], b["deltas"]
+    wins = b["wins"] if b["v"] != 1 else contract_v1.wins(b)
+    ded = deductions(b)
+    return (b["tournament"], b["session"], b["table"], b["hand"], b["rules"], record_id, row.device, seats[0], seats[1], seats[2], seats[3],
+            deltas[0], deltas[1], deltas[2], deltas[3], b["dealer"], "".join(str(w) for w in b["winners"]), b["discarder"],
+            max((w["total"] for w in wins), default=0), json.dumps([w["fans"] for w in wins]), b["time"],
+            "" if not any(ded) else ",".join(map(str, ded)))
 
 
-def _correction_row(rec: Record, body: dict) -> Correction:
-    c = body["corrects"]
-    return Correction(target_device=c["device"], target_seq=c["seq"], source=Correction.DEVICE, record=rec,
-                      deltas=body["deltas"], reason=body["reason"], referee="%s / %s" % (rec.device_id, body["referee"]))
+def record_values(row: Row, now) -> tuple:
+    b = row.body
+    seats = "\t".join("" if p is None else p for p in b["seats"]) if row.kind == "session" else None
+    # the payload after its format byte is the record's JSON, as the box wrote it: stored as the
+    # body without encoding it again
+    return (row.device, row.seq, row.payload, row.sig, row.kind, b.get("tournament"), b.get("session"), b.get("table"), b.get("hand"),
+            row.payload[1:].decode("utf-8"), seats, b.get("time"), now)
 
 
-def _model(r: contract.Record) -> Record:
-    b = r.body
-    seats = "\t".join("" if p is None else p for p in b["seats"]) if r.kind == "session" else None
-    return Record(device_id=r.device, seq=r.seq, payload=r.payload, sig=r.sig, kind=r.kind, tournament=b.get("tournament"),
-                  session=b.get("session"), table=b.get("table"), hand=b.get("hand"), body=b, seats=seats, time=b.get("time"))
-
-
-def _save_rows(recs: list[tuple[Record, dict]]) -> None:
+def _save_rows(rows: list[Row]) -> None:
     """Inside a transaction: the records, their hand / correction rows, links between a hand and
     the device corrections that arrived before it, and the results versions."""
-    Record.objects.bulk_create([r for r, _ in recs])
-    hands = [hand_row(r, b) for r, b in recs if r.kind == "hand"]
-    Hand.objects.bulk_create(hands)
-    touched = {h.tournament for h in hands} | {r.tournament for r, _ in recs if r.tournament}
-    corrections = [_correction_row(r, b) for r, b in recs if r.kind == "correction"]
-    if corrections:
-        targets = {(c.target_device, c.target_seq) for c in corrections}
-        found = {(h.record.device_id, h.record.seq): h for h in hands}
-        for dev in {d for d, _ in targets}:
-            seqs = [s for d, s in targets if d == dev and (d, s) not in found]
-            if seqs:
-                for h in Hand.objects.filter(record__device_id=dev, record__seq__in=seqs).select_related("record"):
-                    found[(dev, h.record.seq)] = h
-        for c in corrections:
-            h = found.get((c.target_device, c.target_seq))
-            if h is not None:
-                c.hand, c.tournament = h, h.tournament
-                touched.add(h.tournament)
-        Correction.objects.bulk_create(corrections)
-    if hands:  # device corrections that came before their hand (one query; usually none)
-        by_target = {(h.record.device_id, h.record.seq): h for h in hands}
-        early = Correction.objects.filter(hand__isnull=True, target_device__in={d for d, _ in by_target})
-        for c in early.only("id", "target_device", "target_seq"):
-            h = by_target.get((c.target_device, c.target_seq))
-            if h is not None:
-                Correction.objects.filter(id=c.id).update(hand=h, tournament=h.tournament)
-    bump(touched)
+    s = sql.statements(connection)
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    hands: dict = {}  # (device, seq) -> (hand columns)
+    corrections = []
+    touched = set()
+    with connection.cursor() as c:
+        for r, rid in zip(rows, _insert_records(c, s, rows, now)):
+            if r.tournament:
+                touched.add(r.tournament)
+            if r.kind == "hand":
+                hands[(r.device, r.seq)] = hand_values(r, rid)
+            elif r.kind == "correction":
+                corrections.append((r, rid))
+        if hands:
+            c.executemany(s.insert_hand, list(hands.values()))
+        if corrections:
+            _save_corrections(c, s, corrections, hands, touched, now)
+        if hands:
+            _link_early_corrections(c, s, hands, touched)
+        if touched:
+            ids = sorted(touched)
+            c.execute(s.bump.replace("{marks}", sql.marks(len(ids))), ids)
+
+
+def _insert_records(c, s, rows: list, now) -> list:
+    """Insert the records; their ids, in order. One statement for a batch (a round trip per
+    record cost more than the rest on PostgreSQL), then one query per box for the ids."""
+    if len(rows) == 1:
+        c.execute(s.insert_record, record_values(rows[0], now))
+        return [c.fetchone()[0]]
+    c.executemany(s.insert_records, [record_values(r, now) for r in rows])
+    by_dev: dict = {}
+    for r in rows:
+        by_dev.setdefault(r.device, []).append(r.seq)
+    ids: dict = {}
+    for dev, seqs in by_dev.items():
+        c.execute(s.record_ids.replace("{marks}", sql.marks(len(seqs))), [dev] + seqs)
+        for seq, rid in c.fetchall():
+            ids[(dev, seq)] = rid
+    return [ids[(r.device, r.seq)] for r in rows]
+
+
+def _hands_of(c, s, dev: str, seqs: list) -> dict:
+    """seq -> (hand id, tournament) of a box's stored hands."""
+    c.execute(s.hands_by_seq.replace("{marks}", sql.marks(len(seqs))), [dev] + seqs)
+    return {seq: (hid, t) for hid, t, seq in c.fetchall()}
+
+
+def _save_corrections(c, s, corrections: list, hands: dict, touched: set, now) -> None:
+    """Device corrections name their target by (device, seq); it may arrive later (then the
+    hand's upload links them, ``_link_early_corrections``)."""
+    targets: dict = {}
+    for r, _rid in corrections:
+        t = r.body["corrects"]
+        targets.setdefault(t["device"], set()).add(t["seq"])
+    found: dict = {}
+    for dev, seqs in targets.items():
+        for seq, hit in _hands_of(c, s, dev, sorted(seqs)).items():
+            found[(dev, seq)] = hit
+    values = []
+    for r, rid in corrections:
+        b = r.body
+        t = b["corrects"]
+        hit = found.get((t["device"], t["seq"]))
+        if hit is not None:
+            touched.add(hit[1])
+        values.append((None if hit is None else hit[0], t["device"], t["seq"], None if hit is None else hit[1], Correction.DEVICE, rid,
+                       json.dumps(b["deltas"]), b["reason"], "%s / %s" % (r.device, b["referee"]), now))
+    c.executemany(s.insert_correction, values)
+
+
+def _link_early_corrections(c, s, hands: dict, touched: set) -> None:
+    """Device corrections that came before their hand (usually none: one indexed query)."""
+    devices = sorted({d for d, _ in hands})
+    c.execute(s.early_corrections.replace("{marks}", sql.marks(len(devices))), devices)
+    early = [(cid, dev, seq) for cid, dev, seq in c.fetchall() if (dev, seq) in hands]
+    for dev in {d for _, d, _ in early}:
+        stored = _hands_of(c, s, dev, sorted({seq for _, d, seq in early if d == dev}))
+        for cid, d, seq in early:
+            if d == dev and seq in stored:
+                hid, t = stored[seq]
+                c.execute(s.link_correction, [hid, t, cid])
+                touched.add(t)
 
 
 def bump(tournaments: Iterable[str]) -> None:
     """Invalidate the cached results of these tournaments (inside the changing transaction)."""
     ids = sorted(t for t in set(tournaments) if t)
     if ids:
-        Tournament.objects.filter(id__in=ids).update(results_version=F("results_version") + 1)
+        with connection.cursor() as c:
+            c.execute(sql.statements(connection).bump.replace("{marks}", sql.marks(len(ids))), ids)
 
 
 def store_one(obj: Any) -> tuple[int, dict]:
+    """One upload body as it came (a dict): its shape checked here."""
     try:
         env = contract.parse_envelope(obj)
     except BadRecord as e:
         return 400, {"error": str(e)}
-    key, existing = _key_and_payload(env.device, env.seq)
+    return store_envelope(env)
+
+
+def store_fields(device: str, seq: int, payload_b64: str, sig: str) -> tuple[int, dict]:
+    """One upload whose shape the API's schema already checked."""
+    try:
+        env = contract.decode_envelope(device, seq, payload_b64, sig)
+    except BadRecord as e:
+        return 400, {"error": str(e)}
+    return store_envelope(env)
+
+
+def store_envelope(env: contract.Envelope) -> tuple[int, dict]:
+    key, existing = sql.key_and_payload(connection, env.device, env.seq)
     if key is None or not contract.signature_ok(key, env):
         return 403, {"error": "unknown device or bad signature"}
     try:
@@ -131,10 +208,10 @@ def store_one(obj: Any) -> tuple[int, dict]:
     except BadRecord as e:
         return 400, {"error": str(e)}
     if existing is None:
-        if _group_commit(_model(rec), rec.body):
+        if _group_commit(Row(rec.device, rec.seq, rec.payload, rec.sig, rec.body)):
             return 201, {"status": "stored", "device": env.device, "seq": env.seq}
         # a concurrent upload of the same (device, seq) won the race
-        existing = bytes(Record.objects.filter(device_id=env.device, seq=env.seq).values_list("payload", flat=True).first() or b"")
+        existing = sql.key_and_payload(connection, env.device, env.seq)[1] or b""
     return _known(env, existing)
 
 
@@ -147,9 +224,9 @@ _queue_lock = threading.Lock()
 _writer = threading.Lock()
 
 
-def _group_commit(row: Record, body: dict) -> bool:
+def _group_commit(row: Row) -> bool:
     """Store one record with whatever else is waiting; False: (device, seq) was taken meanwhile."""
-    slot = {"row": row, "body": body, "ok": None}
+    slot = {"row": row, "ok": None}
     with _queue_lock:
         _queue.append(slot)
     with _writer:
@@ -159,7 +236,7 @@ def _group_commit(row: Record, body: dict) -> bool:
                 _queue.clear()
             try:
                 with transaction.atomic():
-                    _save_rows([(x["row"], x["body"]) for x in batch])
+                    _save_rows([x["row"] for x in batch])
                 ok = True
             except IntegrityError:  # one of them raced another upload: each on its own
                 ok = False
@@ -167,10 +244,9 @@ def _group_commit(row: Record, body: dict) -> bool:
                 x["ok"] = ok
     if slot["ok"]:
         return True
-    row.pk = None
     try:
         with transaction.atomic():
-            _save_rows([(row, body)])
+            _save_rows([row])
         return True
     except IntegrityError:
         return False
@@ -191,40 +267,39 @@ def store_batch(items: list) -> list[tuple[int, dict]]:
             envs[i] = contract.parse_envelope(obj)
         except BadRecord as e:
             out[i] = (400, {"error": str(e)})
-    keys = {d: bytes(k) for d, k in Device.objects.filter(id__in={e.device for e in envs.values()}, active=True).values_list("id", "key")}
-    recs: dict[int, contract.Record] = {}
+    keys = sql.keys(connection, {e.device for e in envs.values()})
+    rows: dict[int, Row] = {}
     for i, env in envs.items():
         key = keys.get(env.device)
         if key is None or not contract.signature_ok(key, env):
             out[i] = (403, {"error": "unknown device or bad signature"})
             continue
         try:
-            recs[i] = contract.to_record(env)
+            rec = contract.to_record(env)
         except BadRecord as e:
             out[i] = (400, {"error": str(e)})
-    stored: dict[tuple[str, int], bytes] = {}
+            continue
+        rows[i] = Row(rec.device, rec.seq, rec.payload, rec.sig, rec.body)
     by_dev: dict[str, list[int]] = {}
-    for r in recs.values():
+    for r in rows.values():
         by_dev.setdefault(r.device, []).append(r.seq)
-    for dev, seqs in by_dev.items():
-        for seq, payload in Record.objects.filter(device_id=dev, seq__in=seqs).values_list("seq", "payload"):
-            stored[(dev, seq)] = bytes(payload)
-    new: list[tuple[int, Record, dict]] = []
-    for i, r in recs.items():
+    stored = sql.payloads(connection, by_dev)
+    new: list[tuple[int, Row]] = []
+    for i, r in rows.items():
         k = (r.device, r.seq)
         if k in stored:
             out[i] = _known(envs[i], stored[k])
             continue
         stored[k] = r.payload  # a repeat later in the same batch compares with this one
-        new.append((i, _model(r), r.body))
+        new.append((i, r))
     if new:
         try:
             with transaction.atomic():
-                _save_rows([(m, b) for _, m, b in new])
-            for i, m, _ in new:
-                out[i] = (201, {"status": "stored", "device": m.device_id, "seq": m.seq})
+                _save_rows([r for _, r in new])
+            for i, r in new:
+                out[i] = (201, {"status": "stored", "device": r.device, "seq": r.seq})
         except IntegrityError:  # raced with another upload: store them one by one
-            for i, _, _ in new:
+            for i, _ in new:
                 out[i] = store_one(items[i])
     assert all(o is not None for o in out)
     return out  # type: ignore[return-value]

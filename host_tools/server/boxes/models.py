@@ -61,6 +61,7 @@ class Hand(models.Model):
     number = models.BigIntegerField()
     rules = models.CharField(max_length=12)
     record = models.OneToOneField(Record, null=True, blank=True, on_delete=models.PROTECT, related_name="hand_row")
+    device = models.CharField(max_length=ID_MAX, null=True, blank=True)  # the record's box (None: entered by a referee)
     p0 = models.CharField(max_length=ID_MAX, null=True)
     p1 = models.CharField(max_length=ID_MAX, null=True)
     p2 = models.CharField(max_length=ID_MAX, null=True)
@@ -82,7 +83,11 @@ class Hand(models.Model):
     entered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["tournament", "session", "table"], name="hand_by_table")]
+        # one index serves a table's hands and the results' aggregate of every hand (one row per
+        # box, session, table and chairs, summed in index order: ``results.snapshot``); it covers
+        # the columns the aggregate reads, so SQLite never visits the rows
+        indexes = [models.Index(fields=["tournament", "session", "table", "device", "p0", "p1", "p2", "p3", "d0", "d1", "d2", "d3", "number",
+                                        "time"], name="hand_by_table_seats")]
 
     @property
     def seats(self) -> list:

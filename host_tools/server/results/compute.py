@@ -29,29 +29,51 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from host_tools.server.tournaments.formats import MAX_SESSION
-from host_tools.tournament import scoring
+from host_tools.tournament import attendance, scoring
 from host_tools.tournament.exports import format_score
 from host_tools.tournament.model import Standing, TableResult, TournamentError
 
-from . import integrity
+from . import integrity, times
 from .snapshot import Snapshot
 
 SCORING_ERRORS = (TournamentError, ValueError, ArithmeticError, KeyError)
+EVERY_HAND = ("sichuan_003", "mcr_survival")  # formats that score single hands, not their sums
 fmt = lru_cache(maxsize=1 << 16)(format_score)  # the same few scores render thousands of times
 
 
 @dataclass
 class Table:
-    """One (session, table) of counted records. ``players`` and ``raw_scores`` are worked out
-    once (a table's hands do not change after ``tables_of``)."""
+    """One (session, table) of counted records. A table whose records all count and none is
+    corrected keeps its hands as the snapshot's sums (``groups``) and reads them one by one
+    only when a page asks (``hands``); the others hold their counted hands (``detail``)."""
 
     session: int
     table: int
-    hands: list = field(default_factory=list)
     start: Any = None
     end: Any = None
     quarantined: int = 0
+    groups: list = field(default_factory=list)  # [(seats, snapshot.Group)]
+    detail: Optional[list] = None  # the counted hands, when read
+    snap: Optional[Snapshot] = field(default=None, repr=False)
     _raw: Optional[dict] = None
+
+    @property
+    def hands(self) -> list:
+        """The counted hands by hand number."""
+        if self.detail is None:
+            got = self.snap.load_hands({(self.session, self.table)})[(self.session, self.table)] if self.snap is not None else []
+            self.detail = sorted(got, key=_by_number)
+        return self.detail
+
+    @property
+    def n_hands(self) -> int:
+        return len(self.detail) if self.detail is not None else sum(g.n for _, g in self.groups)
+
+    def first_time(self) -> Optional[int]:
+        """The time of the first hand (the table's start when it has no session record)."""
+        if self.detail is not None:
+            return self.detail[0].time if self.detail else None
+        return min(self.groups, key=lambda x: x[1].first)[1].time if self.groups else None
 
     def players(self) -> list:
         return list(self.raw_scores())
@@ -63,15 +85,23 @@ class Table:
                 for p in self.start.seats:
                     if p is not None:
                         out[p] = 0
-            by_seats: dict = {}  # hands with the same chairs: their deltas sum seat by seat in C
-            for h in self.hands:
-                by_seats.setdefault(h.seats, []).append(h.deltas)
-            for seats, deltas in by_seats.items():
-                for p, d in zip(seats, map(sum, zip(*deltas))):
+            if self.detail is None:
+                sums = [(seats, g.sums) for seats, g in sorted(self.groups, key=lambda x: x[1].first)]
+            else:
+                by_seats: dict = {}  # hands with the same chairs: their deltas sum seat by seat in C
+                for h in self.detail:
+                    by_seats.setdefault(h.seats, []).append(h.deltas)
+                sums = [(seats, tuple(map(sum, zip(*deltas)))) for seats, deltas in by_seats.items()]
+            for seats, total in sums:
+                for p, d in zip(seats, total):
                     if p is not None:
                         out[p] = out.get(p, 0) + d
             self._raw = out
         return dict(self._raw)
+
+
+def _by_number(h) -> tuple:
+    return (h.number, h.id)
 
 
 @dataclass
@@ -88,9 +118,22 @@ class Result:
     extra: dict = field(default_factory=dict)
     snapshot: Optional[Snapshot] = None
     verdict: Optional[integrity.Verdict] = None
+    live: Any = None  # the format's live state: the survival event (formats_survival.Live)
 
     def names(self) -> dict:
         return self.snapshot.names() if self.snapshot else {}
+
+    def read_hands(self, keys=None) -> dict:
+        """The tables (all, or these keys) with their single hands read, in one pass."""
+        tabs = {k: tb for k, tb in self.tables.items() if keys is None or k in keys}
+        if self.snapshot is not None:
+            self.snapshot.load_hands({k for k, tb in tabs.items() if tb.detail is None})
+        return tabs
+
+    def hands_of(self, pid: str) -> list:
+        """A player's counted hands, by session, table and hand number."""
+        tabs = self.read_hands({k for k, tb in self.tables.items() if pid in tb.raw_scores()})
+        return [h for k in sorted(tabs) for h in tabs[k].hands if pid in h.seats]
 
     def as_json(self) -> dict:
         return {"tournament": self.tournament["id"], "format": self.tournament["format"], "version": self.snapshot.version if self.snapshot else 0,
@@ -101,7 +144,8 @@ class Result:
 # --------------------------------------------------------------------------- counted data
 
 def _apply_corrections(snap: Snapshot, verdict: integrity.Verdict) -> None:
-    """Effective deltas of the corrected hands (the others keep their record's)."""
+    """Effective deltas of the corrected hands (the others keep their record's). Corrected
+    hands are read one by one (their tables are the snapshot's ``special``)."""
     if not snap.corrections:
         return
     by_hand: dict = {}
@@ -114,24 +158,27 @@ def _apply_corrections(snap: Snapshot, verdict: integrity.Verdict) -> None:
         prev = by_hand.get(c.hand_id)
         if prev is None or c.source == "referee" or prev.source == "device":
             by_hand[c.hand_id] = c  # later wins, except that a device never overrides a referee
-    for h in snap.hands:
-        c = by_hand.get(h.id)
-        if c is None:
-            continue
-        h.deltas = tuple(c.deltas)
-        h.correction = {"source": c.source, "reason": c.reason, "referee": c.referee, "at": c.at}
-        b = by_box.get(h.id)
-        if b is not None:
-            h.box_deltas = tuple(b.deltas)
+    wanted = {c.where for c in by_hand.values() if c.where is not None}
+    for hs in snap.load_hands(wanted).values():
+        for h in hs:
+            c = by_hand.get(h.id)
+            if c is None:
+                continue
+            h.deltas = tuple(c.deltas)
+            h.correction = {"source": c.source, "reason": c.reason, "referee": c.referee, "at": c.at}
+            b = by_box.get(h.id)
+            if b is not None:
+                h.box_deltas = tuple(b.deltas)
 
 
-def tables_of(snap: Snapshot, verdict: integrity.Verdict) -> dict:
+def tables_of(snap: Snapshot, verdict: integrity.Verdict, every_hand: bool = False) -> dict:
+    """(session, table) -> Table. ``every_hand``: the format scores single hands (read them all)."""
     tables: dict = {}
 
     def tb(s, t):
         x = tables.get((s, t))
         if x is None:
-            x = tables[(s, t)] = Table(s, t)
+            x = tables[(s, t)] = Table(s, t, snap=snap)
         return x
 
     for r in snap.starts:
@@ -144,23 +191,25 @@ def tables_of(snap: Snapshot, verdict: integrity.Verdict) -> dict:
     for r in snap.ends:
         if verdict.counts(r.record_id):
             tb(r.session, r.table).end = r
-    excluded = verdict.excluded
-    if not excluded:
-        for (_dev, s, t, _seats), hs in snap.groups.items():
-            tb(s, t).hands.extend(hs)
-        for h in snap.hands:
-            if h.manual:
-                tb(h.session, h.table).hands.append(h)
-    else:
-        rejected = verdict.rejected
-        for h in snap.hands:
+    loaded = snap.loaded
+    if every_hand:
+        loaded = snap.load_hands({(k[1], k[2]) for k in snap.groups} | set(loaded))
+    excluded, rejected = verdict.excluded, verdict.rejected
+    for (_dev, s, t, seats), g in snap.groups.items():
+        if (s, t) not in loaded:  # every record of the table counts
+            tb(s, t).groups.append((seats, g))
+    for (s, t), hs in loaded.items():
+        counted = []
+        for h in hs:
             rid = h.record_id
             if rid is None or rid not in excluded:
-                tb(h.session, h.table).hands.append(h)
+                counted.append(h)
             elif 1 <= h.session <= MAX_SESSION and rid not in rejected:
-                tb(h.session, h.table).quarantined += 1
-    for x in tables.values():
-        x.hands.sort(key=lambda h: (h.number, h.id))
+                tb(s, t).quarantined += 1
+        if counted or (s, t) in tables:
+            x = tb(s, t)
+            x.detail = sorted(counted, key=_by_number)
+            x.groups = []
     return tables
 
 
@@ -168,7 +217,7 @@ def _quarantine_list(snap: Snapshot, verdict: integrity.Verdict) -> list:
     if not verdict.problems and not verdict.rejected:
         return []
     info = {}
-    for h in snap.hands:
+    for h in snap.hands():  # the records with a problem are in the tables read one by one
         if h.record_id is not None:
             info[h.record_id] = ("hand", h.device, h.seq, h.session, h.table, h.number)
     for r in snap.starts:
@@ -205,6 +254,8 @@ def session_penalties(snap: Snapshot, fmt: str, problems: list):
             if p["kind"] == "points":
                 points[key] = points.get(key, 0) + p["points"]
             elif p["kind"] == "late":
+                if fmt == "sichuan_003":
+                    continue  # seed 003 §五.1 forfeits a game or the stage: formats_sichuan
                 r = _late(fmt, p["minutes"])
                 if r.forfeit:
                     forfeits.setdefault(p["session"], set()).add(p["player"])
@@ -217,38 +268,47 @@ def session_penalties(snap: Snapshot, fmt: str, problems: list):
 
 
 def _table_results(snap, tables, fmt, problems):
-    """-> (sessions: list, index session-1, of lists of TableResult; n; dq)"""
+    """-> (sessions: list, index session-1, of lists of TableResult; n; dq; substitutes).
+
+    Each session's tables come from its published seating (``attendance.session_tables``), so a
+    table that did not play (two or one present) gives its present players the seeds' results
+    and they stay in the standings; absent players (marked absent, forfeits, disqualified) are
+    the table's forfeits."""
     points, forfeits, dq = session_penalties(snap, fmt, problems)
     subs = {p["id"] for p in snap.players if p["substitute"]}
     n = max([s for s, _ in tables] + [p["session"] for p in snap.penalties if p["session"] <= MAX_SESSION] + [0])
     sessions: list = [[] for _ in range(n)]
-    seated = {(s, p): t for s, ts in snap.seatings.items() for t, ps in ts.items() for p in ps}
-    keys = set(tables)
-    gone_in = {}
+    by_session: dict = {}
+    for (s, t) in sorted(tables):
+        by_session.setdefault(s, []).append(t)
     for s in range(1, n + 1):
-        gone = set(forfeits.get(s, ())) | {p for p, first in dq.items() if first <= s}
-        gone_in[s] = gone
-        for p in gone:
-            if (s, p) in seated:
-                keys.add((s, seated[(s, p)]))
-    placed: dict = {}
-    for (s, t) in sorted(keys):
-        tb = tables.get((s, t))
-        raw = tb.raw_scores() if tb else {}
-        gone = gone_in.get(s, set())
-        seen = placed.setdefault(s, set())
-        out_here = {p for p in raw if p in gone} | {p for p in gone if seated.get((s, p)) == t and p not in raw and p not in seen}
-        scores = {p: v + points.get((s, p), 0) for p, v in raw.items() if p not in out_here and p not in seen}
-        dup = [p for p in raw if p in seen]
-        if dup:
-            problems.append("session %d: %s counted at an earlier table; left out at table %d" % (s, ", ".join(sorted(dup)), t))
+        gone = set(forfeits.get(s, ())) | {p for p, first in dq.items() if first <= s} | set(snap.absences.get(s, ()))
+        played: dict = {}
+        seen: set = set()
+        for t in by_session.get(s, ()):
+            tb = tables[(s, t)]
+            if not tb.n_hands:
+                continue
+            raw = tb.raw_scores()
+            dup = [p for p in raw if p in seen]
+            if dup:
+                problems.append("session %d: %s counted at an earlier table; left out at table %d" % (s, ", ".join(sorted(dup)), t))
+            played[t] = {p: v + points.get((s, p), 0) for p, v in raw.items() if p not in seen}
+            seen.update(raw)
+        seating = [{"table": t, "players": ps} for t, ps in sorted(snap.seatings.get(s, {}).items())]
         try:
-            sessions[s - 1].append(TableResult(scores, tuple(sorted(out_here - seen)), t))
-        except SCORING_ERRORS as e:
-            problems.append("session %d table %d not scored: %s" % (s, t, e))
-            continue
-        seen.update(scores)
-        seen.update(out_here)
+            results, probs = attendance.session_tables(seating, played, gone)
+        except SCORING_ERRORS as e:  # a seating the rules cannot read: the tables as played
+            problems.append("session %d: %s" % (s, e))
+            results, probs = [], []
+            for t, scores in played.items():
+                try:
+                    results.append(TableResult({p: v for p, v in scores.items() if p not in gone}, tuple(sorted(p for p in scores if p in gone)), t))
+                except SCORING_ERRORS as e2:
+                    problems.append("session %d table %d not scored: %s" % (s, t, e2))
+        if seating:
+            problems.extend("session %d: %s" % (s, p) for p in probs)
+        sessions[s - 1] = results
     return sessions, n, dq, subs
 
 
@@ -387,9 +447,10 @@ def _guangdong(snap, tables, problems) -> tuple:
 def compute(snap: Snapshot) -> Result:
     verdict = integrity.check(snap)
     _apply_corrections(snap, verdict)
-    tables = tables_of(snap, verdict)
-    problems: list = []
     fmt = snap.tournament["format"]
+    live = None
+    tables = tables_of(snap, verdict, every_hand=fmt in EVERY_HAND)
+    problems: list = []
     try:
         if fmt in ("mcr_000", "mcr_swiss_001"):
             standings, rows, tscores, dq, prelim, extra = _mcr_like(snap, tables, fmt, problems)
@@ -401,16 +462,18 @@ def compute(snap: Snapshot) -> Result:
         else:
             from .formats_survival import survival
             standings, rows, tscores, dq, prelim, extra = survival(snap, tables, problems)
+            live = extra.pop("live", None)
     except SCORING_ERRORS as e:  # the format could not rank at all: show the tables, say why
         problems.append("standings could not be computed: %s" % e)
         standings, rows, tscores, dq, prelim, extra = [], [], {}, {}, None, {}
     for (s, t), tb in sorted(tables.items()):
         problems.extend(table_problems(tb))
+    problems.extend(times.limit_problems(snap, tables))
     quarantine = _quarantine_list(snap, verdict)
     waiting = sum(1 for q in quarantine if not q["accepted"] and not q["rejected"])
     if waiting:
         problems.insert(0, "%d record(s) in quarantine wait for a referee: not counted" % waiting)
-    return Result(snap.tournament, standings, rows, tables, tscores, problems, quarantine, set(dq), prelim, extra, snap, verdict)
+    return Result(snap.tournament, standings, rows, tables, tscores, problems, quarantine, set(dq), prelim, extra, snap, verdict, live)
 
 
 def table_problems(tb: Table) -> list:
@@ -418,19 +481,23 @@ def table_problems(tb: Table) -> list:
     corrections; a referee's corrections and hands entered by hand are not the box's)."""
     out = []
     if tb.end is not None:
-        if not any(h.manual or h.correction is not None for h in tb.hands):
+        hs = tb.detail
+        if hs is None or not any(h.manual or h.correction is not None for h in hs):
             raw = tb.raw_scores()
+            n = tb.n_hands
         else:
             raw = dict.fromkeys(tb.players(), 0)
-            for h in tb.hands:
+            n = 0
+            for h in hs:
                 if h.manual:
                     continue
+                n += 1
                 for p, d in zip(h.seats, h.box_deltas or h.original):
                     if p is not None:
                         raw[p] = raw.get(p, 0) + d
         ms = tb.end.match_scores
         if any(ms.get(p, 0) != raw.get(p, 0) for p in set(ms) | set(raw)):
             out.append("session %d table %d: the box's session_end match scores %s differ from the hands %s" % (tb.session, tb.table, ms, raw))
-        if tb.end.hands != sum(1 for h in tb.hands if not h.manual):
-            out.append("session %d table %d: session_end says %d hands, %d are counted" % (tb.session, tb.table, tb.end.hands, len(tb.hands)))
+        if tb.end.hands != n:
+            out.append("session %d table %d: session_end says %d hands, %d are counted" % (tb.session, tb.table, tb.end.hands, tb.n_hands))
     return out

@@ -61,19 +61,15 @@ def standings_csv(res) -> str:
 
 
 def hand_records(res) -> list:
-    """HandRecords of the counted hands: ``at`` is minutes since the table's session record
-    (else its first hand)."""
-    from fractions import Fraction
-
+    """HandRecords of the counted hands: ``at`` is the record's own time, epoch seconds on the
+    hall's one clock (单盘最大番 最先达到 compares absolute times: a table that started late does
+    not win ties it reached later)."""
     out = []
-    for (s, t), tb in sorted(res.tables.items()):
-        if not tb.hands:
-            continue
-        t0 = tb.start.time if tb.start else tb.hands[0].time
+    for (s, t), tb in sorted(res.read_hands().items()):
         for h in tb.hands:
             w = h.seats[h.winners[0]] if h.winners and h.winners[0] < 4 else None
             d = h.seats[h.discarder] if h.discarder is not None and w and 0 <= h.discarder < 4 else None
-            out.append(HandRecord(s, t, h.number, w, d, h.fans, Fraction(h.time - t0, 60), h.player_deltas()))
+            out.append(HandRecord(s, t, h.number, w, d, h.fans, h.time, h.player_deltas()))
     return out
 
 

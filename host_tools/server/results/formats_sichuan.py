@@ -1,31 +1,71 @@
-"""Sichuan (seed 003) standings: session n is stage n; see ``compute`` for the shared rules."""
+"""Sichuan (seed 003) standings: session n is stage n, game n of a table is its hand n; see
+``compute`` for the shared rules."""
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from host_tools.tournament import scoring
 from host_tools.tournament.exports import format_score
 from host_tools.tournament.model import Standing
+from host_tools.tournament.sichuan import SichuanGame
 
 from .compute import SCORING_ERRORS, session_penalties
 
 
+def _late(snap, problems) -> dict:
+    """(stage, player) -> (minutes, game) of the late arrivals (the longest when keyed twice)."""
+    out: dict = {}
+    for p in snap.penalties:
+        if p["kind"] != "late":
+            continue
+        key = (p["session"], p["player"])
+        m = Fraction(p["minutes"])  # stored minutes were checked as short decimals
+        if key not in out or m > out[key][0]:
+            out[key] = (m, p.get("game") or 1)
+    return out
+
+
+def _games(tb) -> list:
+    """The table's games (局: hand numbers 1..n) as player -> SichuanGame: the play part, the
+    penalties paid to nobody, the win."""
+    games: list = [{} for _ in range(max((h.number for h in tb.hands), default=0))]
+    for h in tb.hands:
+        g = games[h.number - 1]
+        for i, p in enumerate(h.seats):
+            if p is not None:
+                g[p] = SichuanGame(h.deltas[i] + h.deductions[i], -h.deductions[i], i in h.winners)
+    return games
+
+
 def sichuan(snap, tables, problems) -> tuple:
+    """Seed 003 §五.1 lateness: a late arrival (an off-table ``late`` penalty with its minutes and
+    the game it was for, default the stage's first) forfeits that game from 10 minutes and the
+    stage from 15 (``sichuan_lines``): the player is placed last at the table and never advances."""
     points, _forfeits, dq = session_penalties(snap, "sichuan_003", problems)
+    late = _late(snap, problems)
     names = snap.names()
     subs = {p["id"] for p in snap.players if p["substitute"]}
+    seated = {(s, p): t for s, ts in snap.seatings.items() for t, ps in ts.items() for p in ps}
+    keys = set(tables)
+    late_at: dict = {}
+    for (s, p), v in late.items():
+        t = next((t for (s2, t), tb in tables.items() if s2 == s and p in tb.players()), seated.get((s, p)))
+        if t is None:
+            problems.append("stage %d: %s was late but plays at no table" % (s, p))
+            continue
+        keys.add((s, t))
+        late_at.setdefault((s, t), {})[p] = v
     stages: dict = {}
-    for (s, t) in sorted(tables):
-        tb = tables[(s, t)]
-        acc = {p: [0, 0, 0] for p in tb.players() if not (p in dq and dq[p] <= s)}
-        for h in tb.hands:
-            for i, p in enumerate(h.seats):
-                if p in acc:
-                    acc[p][0] += h.deltas[i]
-                    acc[p][1] += h.deltas[i] + h.deductions[i]
-                    acc[p][2] += 1 if i in h.winners else 0
+    for (s, t) in sorted(keys):
+        tb = tables.get((s, t))
         try:
-            lines = [scoring.SichuanLine(p, a[0] + points.get((s, p), 0), a[1], a[2]) for p, a in acc.items()]
+            lines = scoring.sichuan_lines(_games(tb) if tb else [], late=late_at.get((s, t)))
+            if tb is not None:  # seated by the box's session record but no hand yet: 0
+                have = {l.player for l in lines}
+                lines += [scoring.SichuanLine(p, 0) for p in tb.players() if p not in have]
+            lines = [scoring.SichuanLine(l.player, l.score + points.get((s, l.player), 0), l.net, l.wins, l.disqualified, l.forfeits)
+                     for l in lines if not (l.player in dq and dq[l.player] <= s)]
         except SCORING_ERRORS as e:
             problems.append("stage %d table %d: %s" % (s, t, e))
             continue

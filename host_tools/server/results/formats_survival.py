@@ -1,95 +1,158 @@
-"""The survival event (seed 000 勇者争先赛): every table's hands in time order.
+"""The survival event (seed 000 §三.2 勇者争先赛), replayed from its draw, the tables the referee
+confirmed and their counted hand records, by ``host_tools.tournament.survival_live`` (the rules
+and their decisions are there and in ``rules_min.survival``).
 
-A hand starts when the table's previous hand ended (its ``time``), the first one when the
-table's session record started it. The event clock starts at the ``start_time`` setting, else
-at the earliest session record or hand. While the event runs the list shows live scores
-(players still in by score, then those out, latest out first). Its penalties are the hands' own
-penalty events (already in the deltas); off-table penalties are refused for this format.
-Issue 14 (live re-tabling from host_tools.tournament) extends this module.
+* Every confirmed table is a session of the boxes: session = the table's number in the event
+  (confirmation order), table = the hall table it plays at (``survival.models``). Its hands are
+  the counted records of that (session, table): integrity, quarantine and corrections as in
+  every format. A correction changes the win's part; the penalties stay as keyed.
+* A hand's multiplier is the one in force at its dice roll (the record's ``hand_start``, epoch
+  seconds) counted from the event's start (the ``start_time`` setting). A box record without
+  ``hand_start`` does not count (its multiplier is unknown) and is listed for the referee.
+* DECISION: a hand a referee entered by hand has no dice roll: it counts from the end of the
+  hand before it (the table's confirmation for the first), and the problems say so.
+* The box's ``multiplier`` and ``scores`` are cross-checks: a difference is a problem, the
+  server's count stands. ``session_end.match_scores`` are the hands' deltas as in every format.
+* Off-table penalties are refused for this format: its penalties are keyed at the table.
 """
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Optional
 
-from host_tools.tournament import scoring
 from host_tools.tournament.exports import format_score
-from host_tools.tournament.model import Standing
-from host_tools.tournament.survival import SurvivalHand, play_survival_table, run_survival_event
+from host_tools.tournament.model import Standing, TournamentError
+from host_tools.tournament.survival import START_SCORE
+from host_tools.tournament.survival_live import StoredTable, SurvivalEvent, hand_from_record, replay
 
-from .compute import SCORING_ERRORS
+TITLES = ("冠军", "亚军", "季军", "殿军")  # §三.2.5: the last table's four by score
 
 
-def _minutes(t: int, t0: int) -> Fraction:
-    return Fraction(t - t0, 60)
+@dataclass
+class Live:
+    """The replayed event and what rebuilds it: ``fresh()`` is a new event to try confirmations
+    on (the cached one is shared and never changed)."""
+
+    ev: SurvivalEvent
+    ranked: list
+    start: int
+    stored: list
+    rows: list  # survival.snapshot.TableRow, by number
+    hall: dict = field(default_factory=dict)  # table number -> hall table
+
+    def fresh(self) -> SurvivalEvent:
+        return replay(self.ranked, self.start, self.stored)
+
+    def running_at(self) -> dict:
+        """hall table -> number of the table playing there (confirmed, not ended)."""
+        out = {}
+        for r in self.rows:
+            lt = self.ev.tables.get(r.number)
+            if lt is not None and not lt.finished:
+                out[r.hall_table] = r.number
+        return out
+
+
+def _undrawn(snap, tables, problems) -> tuple:
+    names = snap.names()
+    entrants = [p["id"] for p in snap.players if not p["substitute"]]
+    if any(tb.hands for tb in tables.values()):
+        problems.append("hands were uploaded but the survival event is not drawn yet: they do not count")
+    rows = [{"rank": None, "player": p, "name": names.get(p, ""), "score": format_score(START_SCORE), "status": "waiting",
+             "table": None, "hall_table": None} for p in entrants]
+    standings = [Standing(0, p, None, START_SCORE, ()) for p in entrants]
+    return standings, rows, {}, {}, None, {"survival": {"drawn": False, "start_time": snap.tournament["settings"].get("start_time"),
+                                                         "ended": False, "tables": [], "podium": []}, "live": None}
+
+
+def _record(h, extra: dict, start: Optional[int]) -> dict:
+    """The fields of a hand record that ``hand_from_record`` reads, from a counted HandRow."""
+    w = h.winners[0] if h.winners else None
+    wins = [] if w is None else [{"seat": w, "from": h.discarder, "total": h.fans}]
+    return {"seats": list(h.seats), "deltas": list(h.original), "wins": wins, "hand": h.number, "time": h.time,
+            "hand_start": start, "multiplier": extra.get("multiplier")}
+
+
+def _stored(data, tables, problems) -> tuple[list, dict, set]:
+    stored, checks, used = [], {}, set()
+    for row in data.tables:
+        key = (row.number, row.hall_table)
+        tb = tables.get(key)
+        hands = []
+        if tb is not None:
+            used.add(key)
+            prev_end = row.confirmed_at
+            for h in tb.hands:
+                x = data.extras.get(h.record_id, {}) if h.record_id is not None else {}
+                start = x.get("hand_start")
+                if start is None and h.manual:
+                    start = prev_end
+                    problems.append("table %d hand %d was entered by a referee: its multiplier counts from %s (the end of the hand before)"
+                                    % (row.number, h.number, start))
+                try:
+                    hands.append(hand_from_record(_record(h, x, start), list(h.deltas) if h.correction is not None else None))
+                except TournamentError as e:
+                    problems.append("table %d hand %d: %s" % (row.number, h.number, e))
+                    continue
+                if "scores" in x:
+                    checks[(row.number, h.number)] = (list(h.seats), x["scores"])
+                prev_end = h.time
+        stored.append(StoredTable(row.number, tuple(row.seats), row.confirmed_at, hands))
+    return stored, checks, used
+
+
+def _table_json(ev: SurvivalEvent, row, names: dict) -> dict:
+    out: dict[str, Any] = {"number": row.number, "hall_table": row.hall_table, "seats": list(row.seats),
+                           "names": [names.get(p, "") for p in row.seats], "confirmed_at": row.confirmed_at,
+                           "confirmed_by": row.confirmed_by, "as_proposed": row.as_proposed}
+    lt = ev.tables.get(row.number)
+    if lt is None:
+        return dict(out, counted=False, final=False, finished=False, hands=[], order=[], refused=[])
+    r = lt.result()
+    out.update(counted=True, final=lt.final, finished=r.finished, finished_at=r.finished_at,
+               start_scores={p: format_score(v) for p, v in r.start_scores.items()},
+               scores={p: format_score(v) for p, v in r.scores.items()},
+               multipliers=[h.multiplier for h in r.hands],
+               hands=[{"hand": h.hand, "start": h.start, "multiplier": h.multiplier, "scores": {p: format_score(v) for p, v in h.after.items()},
+                       "out": list(h.out)} for h in r.hands],
+               order=[{"place": x.place, "player": x.player, "name": names.get(x.player, ""), "score": format_score(x.score), "out": x.out}
+                      for x in r.order] if r.finished else [],
+               refused=[{"hand": x.hand, "code": x.code, "message": x.message} for x in r.refused])
+    return out
 
 
 def survival(snap, tables, problems) -> tuple:
+    data = snap.survival
+    if data is None or data.ranked is None:
+        return _undrawn(snap, tables, problems)
     names = snap.names()
-    tabs = [tb for tb in tables.values() if tb.hands]
-    times = [tb.start.time for tb in tables.values() if tb.start] + [h.time for tb in tabs for h in tb.hands]
-    t0 = snap.tournament["settings"].get("start_time")
-    if t0 is None:
-        t0 = min(times) if times else 0
-
-    def seats_of(tb):
-        return [p for p in (tb.start.seats if tb.start else tb.hands[0].seats) if p is not None]
-
-    def hands_of(tb) -> list:
-        prev = tb.start.time if tb.start else tb.hands[0].time
-        out = []
-        for h in tb.hands:
-            out.append(SurvivalHand(
-                start=_minutes(min(prev, h.time), t0), end=_minutes(h.time, t0), deltas=h.player_deltas(),
-                winner=h.seats[h.winners[0]] if h.winners else None,
-                discarder=h.seats[h.discarder] if h.discarder is not None else None))
-            prev = h.time
-        return out
-
-    tabs.sort(key=lambda tb: ((tb.start.time if tb.start else tb.hands[0].time), tb.session, tb.table))
-    current: dict[str, Any] = {}
-    out_at: dict = {}
-    table_json = []
-    for tb in tabs:
-        seats = seats_of(tb)
-        start = {p: current.get(p, scoring.START_SCORE) for p in seats}
-        try:
-            res = play_survival_table(start, hands_of(tb))
-        except SCORING_ERRORS as e:
-            problems.append("session %d table %d: %s" % (tb.session, tb.table, e))
-            continue
-        for p in seats:
-            current[p] = res.scores[p]
-        for i, p in enumerate(res.eliminated):
-            out_at[p] = (res.finished_at, -i)
-        table_json.append({"session": tb.session, "table": tb.table, "seats": seats, "finished": res.finished,
-                           "scores": {p: format_score(v) for p, v in res.scores.items()}, "multipliers": [h.multiplier for h in res.hands]})
-    entrants = [p["id"] for p in snap.players if not p["substitute"]] or sorted(current)
-    rows: list = []
-    complete = False
-    if len(entrants) >= 4 and tabs:
-        used: set = set()
-
-        def play_table(info):
-            for tb in tabs:
-                if id(tb) not in used and set(seats_of(tb)) == set(info.seats):
-                    used.add(id(tb))
-                    return hands_of(tb)
-            raise scoring.TournamentError("no stored table seats %s yet" % (sorted(info.seats),))
-
-        try:
-            ev = run_survival_event(entrants, play_table, Fraction(0))
-            complete = True
-            rows = [{"rank": x.place, "player": x.player, "name": names.get(x.player, ""), "score": format_score(x.score), "out": x.out, "status": ""}
-                    for x in ev.ranking]
-        except SCORING_ERRORS as e:
-            problems.append("event in progress or tables differ from the driver's seating: %s (live scores shown)" % e)
-    if not complete:
-        alive = sorted((p for p in current if p not in out_at), key=lambda p: (-current[p], p))
-        gone = sorted(out_at, key=lambda p: (-out_at[p][0], -out_at[p][1], p))
-        waiting = [p for p in entrants if p not in current]
-        for i, p in enumerate(alive + waiting + gone):
-            rows.append({"rank": i + 1, "player": p, "name": names.get(p, ""), "score": format_score(current.get(p, scoring.START_SCORE)),
-                         "out": p in out_at, "status": ""})
-    standings = [Standing(r["rank"], r["player"], None, current.get(r["player"], scoring.START_SCORE), ()) for r in rows]
-    return standings, rows, {}, {}, None, {"survival": {"complete": complete, "start_time": t0, "tables": table_json}}
+    start = snap.tournament["settings"].get("start_time")
+    if start is None:
+        start = data.tables[0].confirmed_at if data.tables else 0
+    stored, checks, used = _stored(data, tables, problems)
+    for (s, t), tb in sorted(tables.items()):
+        if (s, t) not in used and tb.hands:
+            problems.append("records of session %d table %d belong to no confirmed survival table (session = the table's number in the event, "
+                            "table = its hall table): not counted" % (s, t))
+    ev = replay(data.ranked, start, stored)
+    problems.extend(ev.problems)
+    for (n, hand), (seats, shown) in sorted(checks.items()):
+        lt = ev.tables.get(n)
+        log = next((x for x in lt.table.logs if x.hand == hand), None) if lt is not None else None
+        if log is not None and [log.after.get(p) for p in seats] != list(shown):
+            problems.append("table %d hand %d: the box showed scores %s, the server counts %s" % (n, hand, list(shown), [log.after.get(p) for p in seats]))
+    hall = {r.number: r.hall_table for r in data.tables}
+    rows = []
+    for line in ev.standings():
+        rows.append({"rank": line.place, "player": line.player, "name": names.get(line.player, ""), "score": format_score(line.score),
+                     "status": line.status, "table": line.table, "hall_table": hall.get(line.table) if line.status == "playing" else None})
+    standings = [Standing(line.place or 0, line.player, None, line.score, ()) for line in ev.standings()]
+    podium = []
+    if ev.ended:
+        for i, x in enumerate(ev.ranking()[:4]):
+            podium.append({"place": x.place, "title": TITLES[x.place - 1] if x.place <= 4 else "", "player": x.player,
+                           "name": names.get(x.player, ""), "score": format_score(x.score)})
+    doc = {"drawn": True, "source": data.source, "start_time": start, "ended": ev.ended, "entrants": len(ev.ranked),
+           "still_in": 0 if ev.ended else len(ev.alive()), "tables": [_table_json(ev, r, names) for r in data.tables], "podium": podium}
+    live = Live(ev, list(data.ranked), start, stored, list(data.tables), hall)
+    return standings, rows, {}, {}, None, {"survival": doc, "live": live}

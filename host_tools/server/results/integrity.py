@@ -60,9 +60,9 @@ def _range_problem(session: int, table: int):
 
 
 def check(snap: Snapshot) -> Verdict:
-    """One pass over the records, grouped by what the checks look at: (box, session, table,
-    seats). The hands of a table share a few such groups, so the checks run per group, and
-    problems are spread over a group's records only when there are any."""
+    """The checks run per group of records, (box, session, table, chairs): the hands' groups come
+    summed with the snapshot, a table has a few. Only when a group has a problem are its records
+    read one by one (``Snapshot.load_hands`` of its table) to carry it."""
     v = Verdict()
     tid = snap.tournament["id"]
     registered = {p["id"] for p in snap.players}
@@ -73,46 +73,61 @@ def check(snap: Snapshot) -> Verdict:
         for t, ps in tables.items():
             for p in ps:
                 seat_of[(s, p)] = t
-    # (device, session, table, players) -> [record ids]; the hands' groups come with the snapshot
-    groups: dict = {k: _Rids(hs) for k, hs in snap.groups.items()}
+    # (device, session, table, players) -> record ids of the session and session_end records;
+    # the hands' records of a group are read only when it has a problem
+    others: dict = {k: [] for k in snap.groups}
     for r in snap.starts:
-        groups.setdefault((r.device, r.session, r.table, r.seats), []).append(r.record_id)
+        others.setdefault((r.device, r.session, r.table, r.seats), []).append(r.record_id)
     for r in snap.ends:
-        groups.setdefault((r.device, r.session, r.table, tuple(r.match_scores)), []).append(r.record_id)
+        others.setdefault((r.device, r.session, r.table, tuple(r.match_scores)), []).append(r.record_id)
+    found: dict = {}  # group key -> [(problem, hands only)]
 
-    def add_all(rids, text):
-        for rid in rids:
-            v.add(rid, text)
+    def flag(key, text, hands_only=False):
+        lst = found.setdefault(key, [])
+        if (text, hands_only) not in lst:
+            lst.append((text, hands_only))
 
     at_table: dict = {}  # (session, table) -> {player: [group keys]}
     tables_of: dict = {}  # (session, player) -> set of tables
-    for key, rids in groups.items():
+    for key in others:
         dev, s, t, seats = key
         rp = _range_problem(s, t)
         if rp:
-            add_all(rids, rp)
+            flag(key, rp)
             continue
-        ps = [p for p in seats if p is not None]
         b = snap.bindings.get(dev) if s == latest else None
         if b is not None:
             if b[0] != tid:
-                add_all(rids, "box %s is bound to tournament %s" % (dev, b[0]))
+                flag(key, "box %s is bound to tournament %s" % (dev, b[0]))
             elif b[1] is not None and b[1] != t:
-                add_all(rids, "box %s is bound to table %d, the record says table %d" % (dev, b[1], t))
-        if check_seating and s not in snap.seatings:
-            add_all(rids, "session %d has no published seating" % s)
-        here = at_table.setdefault((s, t), {})
-        for p in ps:
+                flag(key, "box %s is bound to table %d, the record says table %d" % (dev, b[1], t))
+        seated = check_seating and s in snap.seatings
+        if check_seating and not seated:
+            flag(key, "session %d has no published seating" % s)
+        here = at_table.get((s, t))
+        if here is None:
+            here = at_table[(s, t)] = {}
+        for p in seats:
+            if p is None:
+                continue
             if p not in registered:
-                add_all(rids, "player %s is not registered" % p)
-            elif check_seating and s in snap.seatings:
+                flag(key, "player %s is not registered" % p)
+            elif seated:
                 st = seat_of.get((s, p))
                 if st is None:
-                    add_all(rids, "player %s is not seated in session %d" % (p, s))
+                    flag(key, "player %s is not seated in session %d" % (p, s))
                 elif st != t:
-                    add_all(rids, "player %s is seated at table %d in session %d" % (p, st, s))
-            here.setdefault(p, []).append(key)
-            tables_of.setdefault((s, p), set()).add(t)
+                    flag(key, "player %s is seated at table %d in session %d" % (p, st, s))
+            keys = here.get(p)
+            if keys is None:
+                here[p] = [key]
+                tabs = tables_of.get((s, p))
+                if tabs is None:
+                    tables_of[(s, p)] = {t}
+                else:
+                    tabs.add(t)
+            else:
+                keys.append(key)
     for (s, t), ps in at_table.items():
         if len(ps) > 4:
             seated = [p for p in ps if seat_of.get((s, p)) == t]
@@ -120,49 +135,54 @@ def check(snap: Snapshot) -> Verdict:
             extra = [p for p in ps if p not in seated] if len(seated) <= 4 and seated else list(ps)
             for p in extra:
                 for key in ps[p]:
-                    add_all(groups[key], "table %d of session %d names %d players" % (t, s, len(ps)))
+                    flag(key, "table %d of session %d names %d players" % (t, s, len(ps)))
     for (s, p), tabs in tables_of.items():
         if len(tabs) > 1:
             for t in tabs:
                 if seat_of.get((s, p)) == t:
                     continue  # the table the seating gave them is right
                 for key in at_table[(s, t)][p]:
-                    add_all(groups[key], "player %s plays at tables %s of session %d" % (p, ", ".join(map(str, sorted(tabs))), s))
-    # one hand number twice at a table: the first stored counts (the snapshot found the repeats)
-    if snap.repeated:
+                    flag(key, "player %s plays at tables %s of session %d" % (p, ", ".join(map(str, sorted(tabs))), s))
+    # unfinished sessions: a box that began a later session without closing this one (its hands)
+    ended = {(e.session, e.table) for e in snap.ends}
+    latest_of: dict = {}
+    for dev, s, _t, _seats in others:
+        if latest_of.get(dev, 0) < s:
+            latest_of[dev] = s
+    for key in others:
+        dev, s, t, _seats = key
+        if (s, t) not in ended and latest_of.get(dev, 0) > s and key in snap.groups:
+            flag(key, "session %d table %d was left unfinished (no session_end) before box %s began session %d" % (s, t, dev, latest_of[dev]), True)
+    # the records of the groups with a problem, and every hand of the tables that need them
+    loaded = snap.load_hands({(k[1], k[2]) for k in found if k in snap.groups} | snap.special)
+    hand_rids: dict = {}
+    for hs in loaded.values():
+        for h in hs:
+            if not h.manual:
+                hand_rids.setdefault((h.device, h.session, h.table, h.seats), []).append(h.record_id)
+    for key, problems in found.items():
+        hrids, orids = hand_rids.get(key, ()), others.get(key, ())
+        for text, hands_only in problems:
+            for rid in hrids:
+                v.add(rid, text)
+            if not hands_only:
+                for rid in orids:
+                    v.add(rid, text)
+    # one hand number twice at a table: the first stored counts
+    for hs in loaded.values():
         first: dict = {}
-        for h in snap.hands:
-            k = (h.session, h.table, h.number)
-            if k not in snap.repeated:
-                continue
-            other = first.get(k)
+        for h in hs:
+            other = first.get(h.number)
             if other is None:
-                first[k] = h
+                first[h.number] = h
             elif h.manual:
                 v.add(other.record_id, "hand %d of session %d table %d was entered again by a referee" % (h.number, h.session, h.table))
             else:
                 v.add(h.record_id, "hand %d of session %d table %d is stored twice (the first counts; key a correction instead)" % (h.number, h.session, h.table))
-    # unfinished sessions: a box that began a later session without closing this one
-    ended = {(e.session, e.table) for e in snap.ends}
-    latest_of: dict = {}
-    for dev, s, _t, _seats in groups:
-        if latest_of.get(dev, 0) < s:
-            latest_of[dev] = s
-    unfinished = [key for key in groups if (key[1], key[2]) not in ended and latest_of.get(key[0], 0) > key[1]]
-    if unfinished:
-        hand_rids = {h.record_id for h in snap.hands if not h.manual}
-        for key in unfinished:
-            dev, s, t, _seats = key
-            add_all([rid for rid in groups[key] if rid in hand_rids],
-                    "session %d table %d was left unfinished (no session_end) before box %s began session %d" % (s, t, dev, latest_of[dev]))
     # device corrections: only of the box's own records
-    own = None
     for c in snap.corrections:
-        if c.source == "device" and c.hand_id is not None:
-            if own is None:
-                own = {h.id: h.device for h in snap.hands}
-            if own.get(c.hand_id) != c.record_device:
-                v.add(c.record_id, "box %s cannot correct box %s's record" % (c.record_device, own.get(c.hand_id)))
+        if c.source == "device" and c.hand_id is not None and c.hand_device != c.record_device:
+            v.add(c.record_id, "box %s cannot correct box %s's record" % (c.record_device, c.hand_device))
     for rid, problems in v.problems.items():
         ruling = snap.rulings.get(rid)
         if ruling == "accept" and not any(UNACCEPTABLE in p for p in problems):
@@ -176,32 +196,6 @@ def check(snap: Snapshot) -> Verdict:
             v.excluded.add(rid)
             v.rejected.add(rid)
     return v
-
-
-class _Rids(list):
-    """The record ids of a group of hands, read only when a problem needs them."""
-
-    def __init__(self, hands):
-        super().__init__()
-        self._hands = hands
-        self._done = False
-
-    def _fill(self):
-        if not self._done:
-            self._done = True
-            super().extend(h.record_id for h in self._hands)
-
-    def __iter__(self):
-        self._fill()
-        return super().__iter__()
-
-    def __len__(self):
-        self._fill()
-        return super().__len__()
-
-    def append(self, x):
-        self._fill()
-        super().append(x)
 
 
 def acceptable(problems: list) -> bool:

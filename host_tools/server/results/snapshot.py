@@ -1,14 +1,19 @@
 """Everything the results need about one tournament, read in a few queries as plain tuples.
 
-Work is bounded by the rows that exist: one row per hand, session start and end, correction,
-ruling, penalty, play-off, player and seat; nothing is allocated per session *number*.
+The hands are most of the data, and most of them need no more than their sum: the database
+sums them per (box, session, table, chairs) (``Group``: a table has a few, as the chairs change
+every round), in index order (``Hand``'s covering index). Single hands are read only for the
+tables that need them (``load_hands``): a problem to spread over records, a correction, a
+ruling, a hand number that may be stored twice, a hand entered by a referee, a page that shows
+hands. Work is bounded by the rows that exist; nothing is allocated per session *number*.
 """
 from __future__ import annotations
 
-from django.db.models import F
-
+import json
 from dataclasses import dataclass, field
 from typing import Optional
+
+from django.db.models import F
 
 
 @dataclass(slots=True)
@@ -36,6 +41,17 @@ class HandRow:
 
     def player_deltas(self) -> dict:
         return {p: d for p, d in zip(self.seats, self.deltas) if p is not None}
+
+
+@dataclass(slots=True)
+class Group:
+    """The hands one box recorded at one table of one session with the same chairs, summed."""
+
+    n: int
+    sums: tuple  # deltas summed chair by chair
+    first: int  # lowest hand number
+    last: int  # highest hand number
+    time: int  # earliest hand time
 
 
 @dataclass(slots=True)
@@ -74,6 +90,8 @@ class CorrectionRow:
     reason: str
     referee: str
     at: str
+    where: Optional[tuple] = None  # (session, table) of the corrected hand
+    hand_device: Optional[str] = None  # the corrected hand's box
 
 
 @dataclass
@@ -82,7 +100,6 @@ class Snapshot:
     players: list  # dicts: id, name, draw, ema_id, country, substitute, withdrawn_from
     seatings: dict  # session -> {table: [players]} (published ones only)
     bindings: dict  # device -> (tournament, table)
-    hands: list
     starts: list
     ends: list
     corrections: list
@@ -90,14 +107,34 @@ class Snapshot:
     penalties: list
     playoffs: list
     version: int = 0
-    # the device hands grouped by what the integrity checks look at, (device, session, table,
-    # seats) -> [HandRow] (a table has a few such groups: chairs rotate), and the (session,
-    # table, hand number) keys stored more than once
-    groups: dict = field(default_factory=dict)
-    repeated: set = field(default_factory=set)
+    groups: dict = field(default_factory=dict)  # (device, session, table, seats) -> Group
+    # tables whose single hands the results need whatever the checks find: a hand entered by a
+    # referee, a corrected or ruled hand, hand numbers that may repeat
+    special: set = field(default_factory=set)
+    max_hand: int = 0  # the hands summed are those with id <= max_hand
+    loaded: dict = field(default_factory=dict)  # (session, table) -> [HandRow], in id order
+    reader: object = None  # (snapshot, keys) -> {(session, table): [HandRow]}: the database
+    survival: Optional[object] = None  # survival.snapshot.SurvivalData of a survival event
+    absences: dict = field(default_factory=dict)  # session -> players marked absent
+    starts_at: dict = field(default_factory=dict)  # session -> its official start (epoch seconds)
 
     def names(self) -> dict:
         return {p["id"]: p["name"] for p in self.players}
+
+    def load_hands(self, keys) -> dict:
+        """The single hands of these tables (session, table), read once, in id order."""
+        want = {k for k in keys if k not in self.loaded}
+        if want:
+            got = self.reader(self, want) if self.reader is not None else {}
+            for k in want:
+                self.loaded[k] = got.get(k, [])
+        return {k: self.loaded[k] for k in keys}
+
+    def hands(self) -> list:
+        """Every single hand loaded so far, in id order."""
+        out = [h for hs in self.loaded.values() for h in hs]
+        out.sort(key=lambda h: h.id)
+        return out
 
 
 _ZERO = (0, 0, 0, 0)
@@ -112,13 +149,67 @@ def _seats(text: str) -> tuple:
     return tuple(p or None for p in text.split("\t"))
 
 
+def _json(v):
+    return json.loads(v) if isinstance(v, (str, bytes)) else v
+
+
+def hand_rows(rows) -> list:
+    out = []
+    append = out.append
+    winners_of = _WINNERS
+    for (hid, rid, dev, seq, s, tb, n, rules, p0, p1, p2, p3, d0, d1, d2, d3, dealer, w, dis, fans, time, ded, by) in rows:
+        orig = (d0, d1, d2, d3)
+        win = winners_of.get(w)
+        if win is None:
+            win = tuple(int(ch) for ch in w)
+        append(HandRow(hid, rid, dev, seq, s, tb, n, rules, (p0, p1, p2, p3), orig, orig, dealer, win, dis, fans, time, _ded(ded), by is not None))
+    return out
+
+
+_HAND_COLUMNS = ("h.id, h.record_id, h.device, r.seq, h.session, h.%s, h.number, h.rules, h.p0, h.p1, h.p2, h.p3, "
+                 "h.d0, h.d1, h.d2, h.d3, h.dealer, h.winners, h.discarder, h.fans, h.time, h.deductions, h.entered_by")
+WHOLE = 64  # more tables than this: one pass over the tournament's hands instead of a query per session
+
+
+def read_hands(snap: Snapshot, keys: set) -> dict:
+    """The database side of ``Snapshot.load_hands``: hands with id <= max_hand (the ones the
+    sums saw; a hand stored since belongs to the next results version)."""
+    from django.db import connection
+
+    from host_tools.server.boxes.models import Hand, Record
+
+    q = connection.ops.quote_name
+    base = ("SELECT %s FROM %s h LEFT JOIN %s r ON r.id = h.record_id WHERE h.tournament = %%s AND h.id <= %%s"
+            % (_HAND_COLUMNS % q("table"), Hand._meta.db_table, Record._meta.db_table))
+    tid = snap.tournament["id"]
+    out: dict = {}
+    with connection.cursor() as c:
+        if len(keys) > WHOLE:
+            c.execute(base + " ORDER BY h.id", [tid, snap.max_hand])
+            queries = [c.fetchall()]
+        else:
+            by_session: dict = {}
+            for s, t in keys:
+                by_session.setdefault(s, set()).add(t)
+            queries = []
+            for s, ts in sorted(by_session.items()):
+                c.execute(base + " AND h.session = %%s AND h.%s IN (%s) ORDER BY h.id" % (q("table"), ", ".join(["%s"] * len(ts))),
+                          [tid, snap.max_hand, s] + sorted(ts))
+                queries.append(c.fetchall())
+    for rows in queries:
+        for h in hand_rows(rows):
+            k = (h.session, h.table)
+            if k in keys:
+                out.setdefault(k, []).append(h)
+    return out
+
+
 def load(tid: str) -> Snapshot:
-    """Read one tournament (raises Tournament.DoesNotExist). Work is one pass over the rows
-    with plain SQL (the hands are most of it: no ORM objects, no JSON)."""
+    """Read one tournament (raises Tournament.DoesNotExist)."""
     from django.db import connection
 
     from host_tools.server.boxes.models import Correction, Device, Hand, Record, Ruling
-    from host_tools.server.tournaments.models import Penalty, Player, Playoff, SeatingTable, Tournament
+    from host_tools.server.tournaments.models import Absence, Penalty, Player, Playoff, SeatingTable, SessionStart, Tournament
 
     t = Tournament.objects.values("id", "name", "format", "settings", "results_version").get(id=tid)
     players = list(Player.objects.filter(tournament_id=tid).order_by(F("draw").asc(nulls_last=True), "pid").values(
@@ -129,50 +220,71 @@ def load(tid: str) -> Snapshot:
     for s, table, ps in SeatingTable.objects.filter(seating__tournament_id=tid, seating__published_at__isnull=False).values_list(
             "seating__session", "table", "players"):
         seatings.setdefault(s, {})[table] = list(ps)
+    survival = None
+    if t["format"] == "mcr_survival":  # its tables are confirmed live, not seated per session
+        from host_tools.server.survival import snapshot as survival_snapshot
+        survival = survival_snapshot.load(tid)
+        if survival.tables:
+            seatings = survival.seatings()
+    absences: dict = {}
+    for s, pid in Absence.objects.filter(tournament_id=tid).values_list("session", "player__pid"):
+        absences.setdefault(s, set()).add(pid)
+    starts_at = dict(SessionStart.objects.filter(tournament_id=tid).values_list("session", "at"))
     bindings = {d: (bt, tb) for d, bt, tb in Device.objects.filter(tournament__isnull=False).values_list("id", "tournament_id", "table")}
     q = connection.ops.quote_name
-    hands = []
-    append = hands.append
     groups: dict = {}
-    winners_of = _WINNERS
+    special: set = set()
+    max_hand = 0
+    spans: dict = {}  # (session, table) -> [(first, last, n)]: hand numbers that may repeat
     with connection.cursor() as c:
         c.execute(
-            "SELECT h.id, h.record_id, r.device_id, r.seq, h.session, h.%s, h.number, h.rules, h.p0, h.p1, h.p2, h.p3, "
-            "h.d0, h.d1, h.d2, h.d3, h.dealer, h.winners, h.discarder, h.fans, h.time, h.deductions, h.entered_by "
-            "FROM %s h LEFT JOIN %s r ON r.id = h.record_id WHERE h.tournament = %%s ORDER BY h.id"
-            % (q("table"), Hand._meta.db_table, Record._meta.db_table), [tid])
-        while True:
-            rows = c.fetchmany(5000)
-            if not rows:
-                break
-            for (hid, rid, dev, seq, s, tb, n, rules, p0, p1, p2, p3, d0, d1, d2, d3, dealer, w, dis, fans, time, ded, by) in rows:
-                orig = (d0, d1, d2, d3)
-                win = winners_of.get(w)
-                if win is None:
-                    win = tuple(int(ch) for ch in w)
-                seats = (p0, p1, p2, p3)
-                h = HandRow(hid, rid, dev, seq, s, tb, n, rules, seats, orig, orig, dealer, win, dis, fans, time, _ded(ded), by is not None)
-                append(h)
-                if by is None:
-                    key = (dev, s, tb, seats)
-                    g = groups.get(key)
-                    if g is None:
-                        groups[key] = [h]
-                    else:
-                        g.append(h)
-        c.execute("SELECT session, %s, number FROM %s WHERE tournament = %%s GROUP BY session, %s, number HAVING COUNT(*) > 1"
-                  % (q("table"), Hand._meta.db_table, q("table")), [tid])
-        repeated = {tuple(r) for r in c.fetchall()}
+            "SELECT session, %s, device, p0, p1, p2, p3, COUNT(*), SUM(d0), SUM(d1), SUM(d2), SUM(d3), MIN(number), MAX(number), MIN(time), "
+            "MAX(id) FROM %s WHERE tournament = %%s GROUP BY session, %s, device, p0, p1, p2, p3"
+            % (q("table"), Hand._meta.db_table, q("table")), [tid])
+        for s, tb, dev, p0, p1, p2, p3, n, d0, d1, d2, d3, lo, hi, time, top in c.fetchall():
+            if top > max_hand:
+                max_hand = top
+            if dev is None:  # entered by a referee
+                special.add((s, tb))
+                continue
+            groups[(dev, s, tb, (p0, p1, p2, p3))] = Group(n, (int(d0), int(d1), int(d2), int(d3)), lo, hi, time)
+            spans.setdefault((s, tb), []).append((lo, hi, n))
         c.execute("SELECT id, device_id, seq, session, %s, seats, time FROM %s WHERE tournament = %%s AND kind = 'session' ORDER BY id"
                   % (q("table"), Record._meta.db_table), [tid])
         starts = [StartRow(rid, dev, seq, s, tb, _seats(seats or ""), time or 0) for rid, dev, seq, s, tb, seats, time in c.fetchall()]
-    ends = [EndRow(rid, dev, seq, s, tb, body["hands"], dict(body["match_scores"]), body["time"]) for rid, dev, seq, s, tb, body in
-            Record.objects.filter(tournament=tid, kind="session_end").values_list("id", "device_id", "seq", "session", "table", "body").order_by("id")]
-    corrections = [CorrectionRow(*r[:10], r[10].isoformat(timespec="seconds")) for r in Correction.objects.filter(tournament=tid).values_list(
-        "id", "hand_id", "source", "record_id", "record__device_id", "target_device", "target_seq", "deltas", "reason", "referee",
-        "created_at").order_by("id")]
-    rulings = dict(Ruling.objects.filter(tournament=tid).order_by("id").values_list("record_id", "decision"))
-    penalties = list(Penalty.objects.filter(tournament_id=tid, revoked=False).values("id", "session", "player", "kind", "minutes", "points", "reason"))
+        if connection.vendor == "postgresql":
+            ends_sql = "body -> 'match_scores', (body ->> 'hands')::bigint"
+        else:
+            ends_sql = "json_extract(body, '$.match_scores'), json_extract(body, '$.hands')"
+        c.execute("SELECT id, device_id, seq, session, %s, %s, time FROM %s WHERE tournament = %%s AND kind = 'session_end' ORDER BY id"
+                  % (q("table"), ends_sql, Record._meta.db_table), [tid])
+        ends = [EndRow(rid, dev, seq, s, tb, hands, dict(_json(ms)), time or 0) for rid, dev, seq, s, tb, ms, hands, time in c.fetchall()]
+    for k, sp in spans.items():
+        # one table's hand numbers are all distinct when every group is a run of consecutive
+        # numbers and no two runs overlap (the usual case); else read the single hands
+        if len(sp) > 1:
+            sp.sort()
+        prev = None
+        for lo, hi, n in sp:
+            if hi - lo + 1 != n or (prev is not None and lo <= prev):
+                special.add(k)
+                break
+            prev = hi
+    corrections = []
+    for r in Correction.objects.filter(tournament=tid).values_list(
+            "id", "hand_id", "source", "record_id", "record__device_id", "target_device", "target_seq", "deltas", "reason", "referee",
+            "created_at", "hand__session", "hand__table", "hand__device").order_by("id"):
+        where = None if r[1] is None else (r[11], r[12])
+        corrections.append(CorrectionRow(*r[:10], r[10].isoformat(timespec="seconds"), where, r[13]))
+        if where is not None:
+            special.add(where)
+    rulings = {}
+    for rid, decision, s, tb in Ruling.objects.filter(tournament=tid).order_by("id").values_list("record_id", "decision", "record__session",
+                                                                                                   "record__table"):
+        rulings[rid] = decision
+        if s is not None and tb is not None:
+            special.add((s, tb))
+    penalties = list(Penalty.objects.filter(tournament_id=tid, revoked=False).values("id", "session", "player", "kind", "minutes", "points", "game", "reason"))
     playoffs = list(Playoff.objects.filter(tournament_id=tid).order_by("id").values("id", "session", "table", "scores"))
-    return Snapshot(dict(t), players, seatings, bindings, hands, starts, ends, corrections, rulings, penalties, playoffs, t["results_version"],
-                    groups, repeated)
+    return Snapshot(dict(t), players, seatings, bindings, starts, ends, corrections, rulings, penalties, playoffs, t["results_version"],
+                    groups, special, max_hand, {}, read_hands, survival, absences, starts_at)

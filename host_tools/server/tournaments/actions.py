@@ -147,6 +147,7 @@ def set_absent(actor: str, tid: str, session: int, pid: str, absent: bool, reaso
             Absence.objects.get_or_create(tournament_id=tid, session=session, player=p, defaults={"reason": reason})
         else:
             Absence.objects.filter(tournament_id=tid, session=session, player=p).delete()
+        bump(tid)  # a seated player marked absent forfeits; a table left with two or one scores by the seeds
         audit.log(actor, "player.absent" if absent else "player.present", tid, "player %s session %d" % (pid, session), None, {"reason": reason})
 
 

@@ -15,7 +15,9 @@ FORMATS = {
     "mcr_swiss_001": {"base": 500},
     "sichuan_003": {"stage2_quota": None},
     "guangdong_004": {"prelim_sessions": 4, "carry_ratio": None},
-    "mcr_survival": {"start_time": None},
+    # start_time: 比赛开始 (epoch seconds; the first confirmed tables set it when empty);
+    # individual: the individual event (mcr_000) whose preliminary ranking gives the draw
+    "mcr_survival": {"start_time": None, "individual": None, "finalists": 16},
 }
 RULES = {"mcr_000": "mcr", "mcr_swiss_001": "mcr", "sichuan_003": "sichuan", "guangdong_004": "guangdong", "mcr_survival": "mcr"}
 TITLES = {
@@ -75,8 +77,11 @@ def check_settings(fmt: str, settings: Any) -> dict:
                 if not 0 <= r <= 1:
                     raise Invalid("carry_ratio must be between 0 and 1")
                 v = str(v)
-        elif v is None and k in ("stage2_quota", "start_time"):
+        elif v is None and k in ("stage2_quota", "start_time", "individual"):
             pass
+        elif k == "individual":
+            if not isinstance(v, str) or not 1 <= len(v) <= 64 or any(ord(c) <= 32 or ord(c) == 127 for c in v):
+                raise Invalid("individual must be the id of the individual event (a tournament id)")
         else:
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2**40:
                 raise Invalid("setting %s must be a non-negative integer" % k)
@@ -85,6 +90,8 @@ def check_settings(fmt: str, settings: Any) -> dict:
         raise Invalid("prelim_sessions must be 1..10000 and finalists at least 4")
     if fmt == "guangdong_004" and not 1 <= out["prelim_sessions"] <= MAX_SESSION:
         raise Invalid("prelim_sessions must be 1..10000")
+    if fmt == "mcr_survival" and not 0 <= out["finalists"] <= MAX_SESSION:
+        raise Invalid("finalists (players of the individual final, who do not enter) must be 0..10000")
     if fmt == "mcr_swiss_001" and not 0 <= out["base"] <= 10**6:
         raise Invalid("base must be 0..1000000")
     return out

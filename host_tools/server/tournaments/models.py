@@ -110,6 +110,9 @@ class Penalty(models.Model):
     kind = models.CharField(max_length=20, choices=[(LATE, _("late arrival")), (POINTS, _("points")), (DQ, _("disqualification"))])
     minutes = models.CharField(max_length=30, null=True, blank=True)  # exact decimal as text
     points = models.IntegerField(null=True, blank=True)
+    # Sichuan (seed 003 §五.1): the game (局, hand number at the table) a late arrival was late
+    # for; None = the stage's first
+    game = models.PositiveIntegerField(null=True, blank=True)
     reason = models.CharField(max_length=1000)
     referee = models.CharField(max_length=150)
     revoked = models.BooleanField(default=False)
@@ -117,6 +120,20 @@ class Penalty(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+
+class SessionStart(models.Model):
+    """When the head referee starts a session for the whole hall (比赛开始, set ahead or when it
+    starts): its time limit counts from it at every table (``timing.deadline``: a table that
+    started late does not play longer; the boxes get it as ``ends_at``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="session_starts")
+    session = models.PositiveIntegerField()
+    at = models.BigIntegerField()  # epoch seconds
+    referee = models.CharField(max_length=150)
+
+    class Meta:
+        unique_together = [("tournament", "session")]
 
 
 class Playoff(models.Model):

@@ -15,11 +15,14 @@ from .models import Penalty, Player, Playoff
 
 def penalty_dict(p: Penalty) -> dict:
     return {"id": p.id, "session": p.session, "player": p.player, "kind": p.kind, "minutes": p.minutes, "points": p.points,
-            "reason": p.reason, "referee": p.referee, "revoked": p.revoked}
+            "game": p.game, "reason": p.reason, "referee": p.referee, "revoked": p.revoked}
 
 
 def add_penalty(actor: str, tid: str, session: int, player: str, kind: str, reason: str,
-                minutes: Optional[str] = None, points: Optional[int] = None) -> Penalty:
+                minutes: Optional[str] = None, points: Optional[int] = None, game: Optional[int] = None) -> Penalty:
+    """An off-table penalty. A late arrival takes minutes (the format's table rules it: seed 000
+    and 004 points or a forfeit of the session; Sichuan, seed 003 §五.1, the game from 10
+    minutes, the stage from 15) and, in Sichuan only, the game it was for (default the first)."""
     t = get(tid)
     if not 1 <= session <= formats.MAX_SESSION:
         raise Invalid("session must be 1..10000")
@@ -27,9 +30,11 @@ def add_penalty(actor: str, tid: str, session: int, player: str, kind: str, reas
         raise Invalid("%r is not a registered player" % player)
     if t.format == "mcr_survival":
         raise Invalid("the survival event takes its penalties at the table (penalty events of the hands)")
+    if game is not None and (kind != Penalty.LATE or t.format != "sichuan_003"):
+        raise Invalid("a game is given for a late arrival in Sichuan only")
+    if game is not None and (isinstance(game, bool) or not isinstance(game, int) or not 1 <= game <= 1000):
+        raise Invalid("game must be 1..1000 (the game of the stage the player was late for)")
     if kind == Penalty.LATE:
-        if t.format == "sichuan_003":
-            raise Invalid("late arrival in Sichuan is handled at the table: enter points or a disqualification")
         if points is not None:
             raise Invalid("late takes minutes, not points")
         try:
@@ -52,7 +57,8 @@ def add_penalty(actor: str, tid: str, session: int, player: str, kind: str, reas
     if not reason.strip():
         raise Invalid("give a reason")
     with transaction.atomic():
-        p = Penalty.objects.create(tournament=t, session=session, player=player, kind=kind, minutes=minutes, points=points, reason=reason, referee=actor)
+        p = Penalty.objects.create(tournament=t, session=session, player=player, kind=kind, minutes=minutes, points=points, game=game,
+                                   reason=reason, referee=actor)
         bump(tid)
         audit.log(actor, "penalty.add", tid, "penalty %d" % p.id, None, penalty_dict(p))
     return p

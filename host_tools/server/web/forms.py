@@ -27,7 +27,7 @@ class SettingsForm(forms.Form):
 
     LABELS = {"prelim_sessions": _("Preliminary sessions"), "finalists": _("Finalists"), "base": _("Starting score (base)"),
               "stage2_quota": _("Stage 2: players who advance"), "carry_ratio": _("Final: carry ratio (e.g. 1/2 or 0.3)"),
-              "start_time": _("Event start (Unix time)")}
+              "start_time": _("Event start (Unix time)"), "individual": _("Individual event (its preliminary ranking gives the draw)")}
 
     def __init__(self, fmt: str, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -35,6 +35,8 @@ class SettingsForm(forms.Form):
         for k, default in FORMATS[fmt].items():
             if k == "carry_ratio":
                 self.fields[k] = forms.CharField(label=self.LABELS[k], required=False, max_length=30)
+            elif k == "individual":
+                self.fields[k] = forms.CharField(label=self.LABELS[k], required=False, max_length=64, validators=[ident])
             else:
                 self.fields[k] = forms.IntegerField(label=self.LABELS[k], required=default is None, min_value=0, max_value=2**40)
 
@@ -122,6 +124,7 @@ class PenaltyForm(forms.Form):
     kind = forms.ChoiceField(label=_("Kind"), choices=[("points", _("points")), ("late", _("late arrival")), ("disqualification", _("disqualification"))])
     minutes = forms.RegexField(label=_("Minutes late"), regex=r"^[0-9]{1,6}(\.[0-9]{1,6})?$", required=False, max_length=14)
     points = forms.IntegerField(label=_("Points (negative: deducted)"), required=False, min_value=-100000, max_value=100000)
+    game = forms.IntegerField(label=_("Late for game (Sichuan; empty: the first)"), required=False, min_value=1, max_value=1000)
     reason = forms.CharField(label=_("Reason"), max_length=1000)
 
     def __init__(self, players, *args, **kwargs):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import auth, boxes, manage, public, referee, seating
+from .views import auth, boxes, manage, public, referee, seating, survival
 
 urlpatterns = [
     path("", public.index, name="index"),
@@ -25,6 +25,8 @@ urlpatterns = [
     path("t/<str:tid>/manage/seating/", seating.overview),
     path("t/<str:tid>/manage/seating/<int:session>", seating.session_page),
     path("t/<str:tid>/referee/", referee.home),
+    path("t/<str:tid>/survival", survival.projector),
+    path("t/<str:tid>/referee/survival", survival.referee),
     path("t/<str:tid>/referee/tables/<int:session>/<int:table>/hands/<int:number>/correct", referee.correct),
     path("t/<str:tid>/referee/tables/<int:session>/<int:table>/enter", referee.enter),
 ]

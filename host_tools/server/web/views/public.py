@@ -55,11 +55,16 @@ def board(request, tid):
     names = res.names()
     cards = []
     now = int(time.time())
+    from host_tools.server.tournaments import clock
+    deadline = clock.ends_at(t, current)  # the hall's: a table that started late gets no extra time
     for table in sorted(set(seated) | {tb for s, tb in res.tables if s == current}):
         tb = res.tables.get((current, table))
-        hands = len(tb.hands) if tb else 0
-        started = tb.start.time if tb and tb.start else (tb.hands[0].time if tb and tb.hands else None)
-        left = None if started is None or (tb and tb.end) else max(0, minutes * 60 - (now - started)) // 60
+        hands = tb.n_hands if tb else 0
+        started = tb.start.time if tb and tb.start else (tb.first_time() if tb else None)
+        if deadline is not None:
+            left = None if tb and tb.end else max(0, deadline - now) // 60
+        else:
+            left = None if started is None or (tb and tb.end) else max(0, minutes * 60 - (now - started)) // 60
         probs = []
         if tb is not None:
             from host_tools.server.results.compute import table_problems
@@ -99,11 +104,7 @@ def player(request, tid, pid):
     row = next((r for r in res.rows if r["player"] == pid), None)
     if p is None and row is None:
         raise Http404(_("No such player"))
-    hands = []
-    for key in sorted(res.tables):
-        for h in res.tables[key].hands:
-            if pid in h.seats:
-                hands.append((h.session, h.table, h.number, h.deltas[h.seats.index(pid)]))
+    hands = [(h.session, h.table, h.number, h.deltas[h.seats.index(pid)]) for h in res.hands_of(pid)]
     return page(request, "web/player.html", t, "standings", p=p, pid=pid, row=row, hands=hands)
 
 

@@ -40,7 +40,8 @@ def home(request, t):
             d = pen.cleaned_data
             _r, ok = attempt(request, pen, lambda: tref.add_penalty(who, t.id, d["session"], d["player"], d["kind"], d["reason"],
                                                                    d["minutes"] or None if d["kind"] == "late" else None,
-                                                                   d["points"] if d["kind"] == "points" else None), _("Penalty recorded."))
+                                                                   d["points"] if d["kind"] == "points" else None,
+                                                                   d.get("game") if d["kind"] == "late" else None), _("Penalty recorded."))
             if ok:
                 return redirect(request.path)
         if a == "revoke":

@@ -1,0 +1,39 @@
+# The flows of the table application, one module each; firmware/states.py lists them with their
+# states. The resident flows (states.RESIDENT: the main screen, the win, the tiles) are loaded
+# with the app; the others when the table enters one of their states, and dropped when it
+# leaves it (App._tidy), so a step taken a few times a session costs no heap the rest of it.
+import sys
+
+_PKG = "firmware.flows."
+
+
+def load(name):
+    """The module of a flow, imported if it is not loaded."""
+    full = _PKG + name
+    m = sys.modules.get(full)
+    if m is None:
+        __import__(full)
+        m = sys.modules[full]
+    return m
+
+
+def loaded(name):
+    return _PKG + name in sys.modules
+
+
+def forget(full):
+    """Forget a module: what only it holds goes with the next collection."""
+    if full in sys.modules:
+        del sys.modules[full]
+        dot = full.rfind(".")
+        pkg = sys.modules.get(full[:dot])
+        if pkg is not None and hasattr(pkg, full[dot + 1:]):
+            delattr(pkg, full[dot + 1:])
+
+
+def drop(name):
+    forget(_PKG + name)
+
+
+for _name in ("table", "win", "tiles"):   # states.RESIDENT (a test checks the two agree)
+    load(_name)

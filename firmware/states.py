@@ -1,0 +1,70 @@
+# Every state of the table application, in one place: its name, the flow module that draws it
+# and takes its keys and taps (firmware/flows/<flow>.py, a row of that module's HANDLERS), and
+# whether # turns the pages of its screen. app.state is always one of these names (a test checks
+# that every state the flows name is here).
+#
+#   flow      state         the screen
+#   setup     idle          no session: the box's id; D keys one in
+#             cfg           a keyed-in session config, one field a step
+#   table     main          the hand in progress: totals, this hand's points; A B C D
+#   menu      more          D: declared win, wall end, time-out, referee, language
+#             timeout       the session's time is up: close the hand
+#   end       ended         the session is over: places, points, standard scores
+#   win       win_who       who won
+#             win_from      who dealt in (0: self-drawn)
+#             confirm       fans with points, the total, payments by player; each seat confirms
+#   win_fix   refused       the hand is no win, and why; fix the tiles or key a false win
+#             flags         the win's flags (table WIN_FLAGS in firmware/flows/win.py)
+#             kong_discard  Sichuan: was it the discard right after the discarder's kong (杠上炮)?
+#             another       Guangdong: another winner on the same discard?
+#   tiles     tiles         tiles as they are tapped: claimed melds (each closed by #), then the
+#                           concealed tiles, the winning tile last (win, declared win, wall end)
+#   kong      kong_who      who konged
+#             kong_how      concealed, added, or from whom
+#             kong_ok       its payments; # records it
+#   penalty   pen_who       who is penalised
+#             pen_kind      which penalty (table PENALTIES in firmware/flows/penalty.py)
+#             pen_value     a number the penalty needs (minutes late, points the referee keys)
+#             pen_ok        its consequence; # records it
+#   declare   decl_who      who declared a win that fails
+#             decl_ok       the false win's payments; each seat confirms
+#   wall      wall_ok       the wall is used up: payments (Sichuan: after the hands still in)
+#   referee   pin           the referee's PIN
+#             ref           referee menu: correct a hand, end the session
+#             corr_hand     which hand to correct
+#             corr_delta    the hand's new points, seat by seat
+#   survival  roll          a survival table between hands: the scores, the multiplier now; #
+#                           when the dealer starts the hand (its start and multiplier are fixed)
+#             sv_end        a survival table is over (a player at 0): its order, who is out
+
+# flow -> its states
+FLOWS = (
+    ("setup", ("idle", "cfg")),
+    ("table", ("main",)),
+    ("menu", ("more", "timeout")),
+    ("end", ("ended",)),
+    ("win", ("win_who", "win_from", "confirm")),
+    ("win_fix", ("refused", "flags", "kong_discard", "another")),
+    ("tiles", ("tiles",)),
+    ("kong", ("kong_who", "kong_how", "kong_ok")),
+    ("penalty", ("pen_who", "pen_kind", "pen_value", "pen_ok")),
+    ("declare", ("decl_who", "decl_ok")),
+    ("wall", ("wall_ok",)),
+    ("referee", ("pin", "ref", "corr_hand", "corr_delta")),
+    ("survival", ("roll", "sv_end")),
+)
+
+# screens that list things to read: # turns their pages (elsewhere # is OK and the layout
+# keeps to one page)
+PAGED = ("confirm", "decl_ok", "ended", "pen_kind", "refused", "more", "flags", "sv_end")
+
+# flows that stay loaded; the others (steps taken a few times a session) are loaded when the
+# table enters them and dropped when it leaves, so they cost no heap the rest of the time
+RESIDENT = ("table", "win", "tiles")
+
+
+def flow_of(state):
+    for name, states in FLOWS:
+        if state in states:
+            return name
+    return None
