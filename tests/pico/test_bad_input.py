@@ -14,7 +14,7 @@ import tempfile
 
 import pytest
 
-from firmware.main import TAG_MESSAGES
+from firmware import texts
 from firmware.tile_tag import encode
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -103,7 +103,8 @@ def test_bad_input_on_the_chip(node_ready, flood):
         pytest.fail("no frozen UF2 at %s: `make pico-uf2` builds it (make pico-test does)" % UF2)
     desk, models, frames = desktop(LINES)
     msgs = [" ".join(s[1]) for s in models]
-    for m in (TAG_MESSAGES["corrupt"], TAG_MESSAGES["blank"], "already read", "fifth 5m"):
+    shown = [texts.t(texts.TAG_MESSAGES[k], "cn") for k in ("corrupt", "blank")]
+    for m in shown + ["这张牌刚拍过", "第五张5m"]:  # read already, a fifth 5m
         assert any(m in x for x in msgs), m  # the desktop refused each (so must the chip, below)
     with open(os.path.join(FS, "main.py"), "rb") as f:
         files = {"main.py": f.read()}
