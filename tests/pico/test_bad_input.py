@@ -1,13 +1,14 @@
 # Bad input on the emulated chip, through the board's main.py (frozen UF2) and the modelled parts:
 # two tags on the reader at once, a key held down, a tag of no set (NDEF), tags with a damaged or
-# blank tile record, the same tag read twice, a fifth copy of a tile, and in the middle of a hand a
-# flood of garbage and malformed frames on the USB CDC port (random bytes with Ctrl-C and Ctrl-D
-# among them, an oversized frame, a frame with a bad CRC, a valid frame of an unknown type).
-# The box keeps working and loses nothing:
-#   * the journal on flash is the desktop simulator's for the same table inputs, byte for byte
-#     (the desktop gets no garbage: the flood changed nothing);
+# blank tile record, the same tag read twice, a fifth copy of a tile. The box keeps working and
+# loses nothing:
+#   * the journal on flash is the desktop simulator's for the same table inputs, byte for byte;
 #   * every screen is the desktop's (the same refusals shown), but for the session clock's minutes;
-#   * the host link still answers afterwards, with the garbage counted as bad frames.
+#   * the host link still answers afterwards.
+# The usb-flood case adds, in the middle of the hand, a flood of garbage and malformed frames on
+# the USB CDC (random bytes without Ctrl-C, Ctrl-D, an oversized frame, a frame with a bad CRC, a
+# valid frame of an unknown type, an unauthenticated ACK): the box must keep up and count them as
+# bad frames. It does not yet (FLOOD_FINDING): that case runs with PICO_FULL=1 as a strict xfail.
 import os
 import random
 import tempfile
@@ -88,11 +89,18 @@ def desktop(lines):
         return files, screens, frames
 
 
+FLOOD_FINDING = (
+    "finding (pico, shift 3, not diagnosed yet): with ~4.6 KB of garbage and malformed frames on the "
+    "CDC during the hand, the box fell behind the table (the hand's record was committed 17 s late, "
+    "the run took 10 min); with the link idle (30 s after the last frame, Ctrl-C handling back on) "
+    "a 0x03 in garbage interrupts main.py and the REPL echoes the rest")
+
+
 @pytest.mark.parametrize("flood", [
     False,
-    pytest.param(True, marks=pytest.mark.xfail(strict=True, reason=(
-        "finding (shift 3): with ~5 KB of garbage on the CDC during the hand the box falls ~17 s "
-        "behind the table (the hand's record is committed ~17 s late), see the pico report"))),
+    pytest.param(True, marks=[
+        pytest.mark.skipif(not os.environ.get("PICO_FULL"), reason="PICO_FULL=1 only (~10 min): " + FLOOD_FINDING),
+        pytest.mark.xfail(strict=True, reason=FLOOD_FINDING)]),
 ], ids=["table", "usb-flood"])
 def test_bad_input_on_the_chip(node_ready, flood):
     from pico.harness import Pico
@@ -130,5 +138,6 @@ def test_bad_input_on_the_chip(node_ready, flood):
     differ = [i for i, ((_, g), f) in enumerate(zip(shots, frames)) if g != f]
     assert all(only_minutes_differ(shots[i][1], frames[i]) for i in differ), [shots[i][0] for i in differ]
     assert info["last"] == 2 and info["device"] == "box-000000", info
-    assert info["rx_bad"] >= 2 and info["rx_oversized"] >= 1, info  # counted, not acted on
-    assert info["acked"] == 0, info  # the unauthenticated ACK changed nothing
+    assert info["acked"] == 0, info
+    if flood:
+        assert info["rx_bad"] >= 2 and info["rx_oversized"] >= 1, info  # counted, not acted on
