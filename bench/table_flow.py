@@ -15,7 +15,9 @@ deltas are checked), so a count is always that of a key path that works. Counted
            KEY_S per key press (confirmations too) plus TAP_S per tap (assumptions, the same for
            every path: they make "before" and "after" comparable)
 Goals (issue 11): a discard win or self-draw with no melds <= 4 keys besides the tiles; each
-claimed meld <= 2 keys besides its tiles; a kong or a penalty <= 4 keys; undo one key.
+claimed meld <= 2 keys besides its tiles; a kong or a penalty <= 4 keys; undo one key. Issue 13's
+paths: a penalty naming who was wronged, or barring the player (停和陪打), <= 5; a win flag 3
+keys more (D, the flag, D), 杠上开花 one more (was the replacement a flower?).
 """
 import argparse
 import json
@@ -98,6 +100,38 @@ HANDS = [
         ("digits", "12"),
         ("keys", "#"),
     ], 4, (0, 1)),
+    # issue 13: a penalty that names who was wronged, or bars the player, takes one key more
+    ("MCR exposed tiles, 30 to the victim", MCR, [
+        ("keys", "C354"),
+        ("digits", "30"),
+        ("keys", "#"),
+    ], 5, (0, 1)),
+    ("MCR illegal information, barred", MCR, [
+        ("keys", "C161#"),
+    ], 5, (0, 1)),
+    ("MCR barred (wrong call)", MCR, [
+        ("keys", "C271#"),
+    ], 5, (0, 1)),
+    ("Guangdong non-standard call (ladder)", GD, [
+        ("keys", "C12#"),
+    ], 4, (0, 1)),
+    # a flag is D, its key, D on the result (3 keys beyond the win's 4)
+    ("MCR win on a misnamed discard", MCR, [
+        ("keys", "A13"),
+        ("tap", "1s 3s 4s 4s 5s 5s 5s 6s 6s 6s 7s 7s 7s 2s"),
+        ("keys", "D6D"),
+        ("confirm", "1234"),
+    ], 4 + 3, (1, 0)),
+    # 杠上开花 claimed: one more key says whether the replacement was a flower
+    ("MCR win on a kong drawing a flower", MCR, [
+        ("setup", "B10#"),
+        ("keys", "A10"),
+        ("tap", "1s 1s 1s 1s"),
+        ("keys", "#0"),
+        ("tap", "2s 3s 4s 5s 5s 5s 6s 6s 6s 7s 7s"),
+        ("keys", "D31D"),
+        ("confirm", "1234"),
+    ], 4 + 2 + 4, (1, 0)),
     ("undo the last event", MCR, [
         ("keys", "C11#"),
         ("undo", "*"),

@@ -16,13 +16,36 @@
 # progress keeps the events already confirmed.
 from firmware import flows, layout, states as S, texts as T
 from firmware.session import Session, WINDS
-from protocol import record
+import sys
 
-decode = record.decode       # a record's journal payload and back (the link's tools use these)
+_MP = sys.implementation.name == "micropython"
+_ROOMY = 64 * 1024   # free heap above which the flows of every hand stay loaded
+if _MP:
+    import gc as _gc
+
+
+def _record():
+    # protocol/record.py, imported where a record is built or read (the module stays loaded,
+    # except while a declared win is keyed: make_room)
+    from protocol import record
+    return record
+
+
+def make_room():
+    """Forget protocol/record.py until the next record is built (it comes back then): a declared
+    win needs rules_min/shanten.py's ~11K beside the hand (firmware/flows/declare.py) on the
+    unix port's 256K heap."""
+    if _MP:   # on CPython the host's tools in the same process keep using it: no heap to save
+        flows.forget("protocol.record")
+
+
+def decode(data):
+    """A record's journal payload back to the record (the link's tools use it)."""
+    return _record().decode(data)
 
 
 def payload(rec):
-    return bytes(record.encode(rec))
+    return bytes(_record().encode(rec))
 
 
 _ROOM_FOR_WINS = 450   # bytes kept free in a hand's record for the wins still to come (~150 each)
@@ -58,6 +81,7 @@ class App:
         self.view = layout.View()
         self.last_commit_ms = None    # for the figures: confirm -> record on flash
         self._h = {}                  # state -> its row of its flow's HANDLERS, for loaded flows
+        self._later = None            # what runs once the input's handler returned (later)
         self._resume()
 
     # ---- time, text, layout ----
@@ -83,12 +107,36 @@ class App:
             row = self._h[state]
         return row
 
-    def _tidy(self):
-        # drop the flows of rare steps once the table has left them
-        cur = S.flow_of(self.state)
+    def _tidy(self, leaving=False):
+        # drop the flows of rare steps once the table has left them (not the flow whose tiles
+        # are being tapped: its callbacks wait in d, and a second copy of it would be imported);
+        # leaving: the current one too (the step is over, what comes next was handed to later)
+        cur = None if leaving else S.flow_of(self.state)
+        owner = self.d.get("owner")
+        roomy = _MP and _gc.mem_free() > _ROOMY
         for name, states in S.FLOWS:
-            if name != cur and name not in S.RESIDENT and flows.loaded(name):
+            if name != cur and name != owner and name not in S.RESIDENT and flows.loaded(name):
+                if roomy and name in S.EVERY_HAND:
+                    continue   # a heap with room keeps the flows of every hand compiled
                 self._forget(name)
+
+    def later(self, fn, *args):
+        """Run fn(*args) once the handler that asks it has returned and its flow is dropped:
+        the tiles of a hand are in, and the hand is scored without the tile flow in the heap;
+        the seats agreed, and the hand is written without the win flow in it."""
+        self._later = (fn, args)
+
+    def _settle_input(self):
+        self._tidy()
+        later = self._later
+        if later is not None:
+            self._later = None
+            self._tidy(leaving=True)
+            try:
+                later[0](*later[1])
+            except Exception as e:
+                self._reset_after_error(e)
+            self._tidy()
 
     def _forget(self, name):
         for n, states in S.FLOWS:
@@ -117,7 +165,7 @@ class App:
             self._row(self.state)[2](self, key)
         except Exception as e:   # no traceback on the screen: back to a safe place
             self._reset_after_error(e)
-        self._tidy()
+        self._settle_input()
 
     def tap(self, uid, tile):
         """A tag was read: uid bytes and the tile code it carries, or a code of why it is not
@@ -135,7 +183,7 @@ class App:
                 h(self, tile, bytes(uid) if uid is not None else None)
         except Exception as e:
             self._reset_after_error(e)
-        self._tidy()
+        self._settle_input()
 
     def tick(self):
         s = self.session
@@ -163,6 +211,7 @@ class App:
         self.go("idle" if s is None else (s.survival.home(s) if s.survival else ("ended" if s.ended else "main")))
 
     def _reset_after_error(self, e):
+        self._later = None
         self.home()
         self.msg = self.tx(T.ERROR) + ": " + type(e).__name__
 
@@ -218,6 +267,7 @@ class App:
         if hasattr(self.j, "can_start_session") and not self.j.can_start_session(16 * 600):
             return "the journal is full"
         cfg = config.with_defaults(cfg)
+        record = _record()
         self.j.append(record.encode(record.session(cfg, self.device_id, self.now_s())))
         self._start(cfg, self.clock())
         return None
@@ -227,6 +277,7 @@ class App:
         self._forget("setup")
         _preload(cfg["rules"])
         self.session = open_session(cfg, start_ms)
+        self.session.keyed = _keyed(cfg["rules"])
         self.lang = cfg.get("lang", self.lang)
         self.events = []
         self.rebuild()
@@ -237,6 +288,7 @@ class App:
         started = 0
         closed = False
         config = _config()
+        record = _record()
         for seq, data in self.j.records(1):
             rec = record.decode(data)
             if rec is None or rec.get("v") != record.VERSION:
@@ -266,10 +318,11 @@ class App:
             elif kind == "session_end":
                 self.session.ended = self.session.ended or "hands"
                 closed = True
-        config = None
+        config = record = None
         flows.forget("protocol.config")
         if self.session is not None:
             self._forget("setup")
+            self.session.keyed = _keyed(self.session.rules)
             _preload(self.session.rules)
             if self.session.ended and not closed:
                 # the power died between the last hand and the session's closing record
@@ -361,9 +414,11 @@ class App:
         if self._skeleton is None or self._skeleton[0] != k:
             # once a hand (an undo or a preview not taken keeps it): its 256 bytes found while the
             # heap is whole, not after a declared hand's shanten tables took it (MemoryError seen)
+            record = _record()
             rec = record.hand(s.cfg, s.hand, s.seats(), s.dealer, WINDS[s.prevalent], [], [0, 0, 0, 0], [], [],
                               [], None, self.now_s())
             self._skeleton = (k, len(record.encode(rec)) + 40)   # deltas, discarder, next dealer grown
+            rec = record = None
         n = self._skeleton[1] + self._ev_bytes + len(dumps(ev)) + 1 + _TRANSFER_MAX * len(h.transfers)
         for w in h.wins:
             n += len(dumps(w)) + 20
@@ -404,6 +459,7 @@ class App:
         h = self.hand
         h.finish()
         self._paid(h, len(self.events) - 1)
+        record = _record()
         wins = [record.win(w[0], w[1], w[3], w[2]) for w in h.wins]
         rec = record.hand(s.cfg, s.hand, s.seats(), s.dealer, WINDS[s.prevalent], self.events, h.deltas(),
                           self.transfers(), h.flags, wins, h.next_dealer, self.now_s(), time_out)
@@ -411,6 +467,7 @@ class App:
         t0 = self.clock()
         self.j.append(record.encode(rec))
         self.last_commit_ms = self.clock() - t0
+        record = None
         s.apply(rec)
         if time_out:
             s.time_out()
@@ -430,7 +487,9 @@ class App:
         for p in range(4):
             if p != s.empty:
                 scores[s.players[p]] = s.totals[p]
+        record = _record()
         self.j.append(record.encode(record.session_end(s.cfg, s.hand - 1, s.ended, scores, self.now_s())))
+        record = None
         self.hand = None
         self.events = []
         self.home()
@@ -445,6 +504,18 @@ def open_session(cfg, start_ms):
     else:
         S = Session
     return S(cfg, start_ms)
+
+
+def _keyed(rules):
+    # what a table of this rule set may key (rules_min/keyed.py, the one home of those facts):
+    # its win flags, penalty kinds and bar reasons, read once a session as one string
+    # (Session.keyed_list takes it apart); the table module is forgotten again, so neither
+    # playing nor a penalty holds its ~4K
+    from rules_min import keyed
+    out = " ".join(keyed.flags(rules)) + "|" + " ".join(keyed.kinds(rules)) + "|" + " ".join(keyed.bar_reasons(rules))
+    if not (_MP and _gc.mem_free() > _ROOMY):   # a roomy heap keeps it compiled
+        flows.forget("rules_min.keyed")
+    return out
 
 
 def _preload(rules):

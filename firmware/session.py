@@ -32,6 +32,15 @@ class Session:
         self.chairs = [0, 1, 2, 3]
         self.totals = [0, 0, 0, 0]    # per player index
         self.ended = None             # None, "hands", "time", "referee" or "bust"
+        # what the rule set lets a table key, "flags|kinds|bar reasons" (space-separated): the
+        # app reads it from rules_min/keyed.py as the session starts
+        self.keyed = "||"
+
+    # ---- what the table may key ----
+    def keyed_list(self, part):
+        """0: the win flags, 1: the penalty kinds, 2: the bar reasons of the rule set, in the
+        rules core's order."""
+        return self.keyed.split("|")[part].split()
 
     # ---- who is where ----
     def player_at(self, chair):

@@ -16,6 +16,7 @@
 #   win_fix   refused       the hand is no win, and why; fix the tiles or key a false win
 #             flags         the win's flags (table WIN_FLAGS in firmware/flows/win.py)
 #             kong_discard  Sichuan: was it the discard right after the discarder's kong (杠上炮)?
+#             kong_flower   MCR, 杠上开花 claimed: was the kong's replacement a flower?
 #             another       Guangdong: another winner on the same discard?
 #   tiles     tiles         tiles as they are tapped: claimed melds (each closed by #), then the
 #                           concealed tiles, the winning tile last (win, declared win, wall end)
@@ -23,8 +24,11 @@
 #             kong_how      concealed, added, or from whom
 #             kong_ok       its payments; # records it
 #   penalty   pen_who       who is penalised
-#             pen_kind      which penalty (table PENALTIES in firmware/flows/penalty.py)
+#             pen_kind      which penalty (the rule set's, rules_min/keyed.py), or 停和陪打
+#             pen_victim    whose tiles were exposed (the penalty is paid to them)
+#             pen_bar       points or a bar: barred as well?
 #             pen_value     a number the penalty needs (minutes late, points the referee keys)
+#             pen_reason    停和陪打: why (the rule set's reasons, rules_min/keyed.py)
 #             pen_ok        its consequence; # records it
 #   declare   decl_who      who declared a win that fails
 #             decl_ok       the false win's payments; each seat confirms
@@ -44,10 +48,10 @@ FLOWS = (
     ("menu", ("more", "timeout")),
     ("end", ("ended",)),
     ("win", ("win_who", "win_from", "confirm")),
-    ("win_fix", ("refused", "flags", "kong_discard", "another")),
+    ("win_fix", ("refused", "flags", "kong_discard", "kong_flower", "another")),
     ("tiles", ("tiles",)),
     ("kong", ("kong_who", "kong_how", "kong_ok")),
-    ("penalty", ("pen_who", "pen_kind", "pen_value", "pen_ok")),
+    ("penalty", ("pen_who", "pen_kind", "pen_victim", "pen_bar", "pen_value", "pen_reason", "pen_ok")),
     ("declare", ("decl_who", "decl_ok")),
     ("wall", ("wall_ok",)),
     ("referee", ("pin", "ref", "corr_hand", "corr_delta")),
@@ -56,11 +60,14 @@ FLOWS = (
 
 # screens that list things to read: # turns their pages (elsewhere # is OK and the layout
 # keeps to one page)
-PAGED = ("confirm", "decl_ok", "ended", "pen_kind", "refused", "more", "flags", "sv_end")
+PAGED = ("confirm", "decl_ok", "ended", "pen_kind", "pen_reason", "refused", "more", "flags", "sv_end")
 
 # flows that stay loaded; the others (steps taken a few times a session) are loaded when the
 # table enters them and dropped when it leaves, so they cost no heap the rest of the time
-RESIDENT = ("table", "win", "tiles")
+RESIDENT = ("table",)
+# flows every hand passes through: dropped like the others where the heap is tight, kept where
+# it has room (more than firmware/app.py's _ROOMY free: nothing to gain, and no import per hand)
+EVERY_HAND = ("win", "tiles")
 
 
 def flow_of(state):

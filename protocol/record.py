@@ -41,12 +41,14 @@
 #              80 with the flower count), rules_min/sichuan.py's fan numbers, or the row of
 #              rules_min/guangdong.HAND_TABLE (count 1); total as the rule set counts it (MCR
 #              points with flowers, Sichuan fans capped, Guangdong the multiplier)
-#   flags      what settle flags for the referee: {"event", "seat", "kind"[, "penalty"]}
+#   flags      what settle flags for the referee: {"event", "seat", "kind"[, "penalty" | "reason"]}
+#              ("penalty": the kind a warning is for; "reason": why a player is barred)
 #
 # The field lists and checks are in protocol/record_check.py (validate() below loads it; the box
-# never does). Events are checked against its EVENTS: one row per event kind, naming its fields.
-# A new flag on a win (issue 13: a winning tile mixed in, 杠上开花 after a flower replacement) is
-# one more name in its WIN_FLAGS; a new event (the `bar` of issue 13) is one more row.
+# never does). Events are checked against its EVENTS: one row per event kind, naming its fields
+# (the settle protocol's events, README "Settle protocol": win with its flags, kong, declare,
+# penalty with minutes / points / victim / bar, bar with its reason, wall_end, time_out). A new
+# flag on a win is one more name in its WIN_FLAGS; a new event is one more row.
 VERSION = 2
 PAYLOAD = 1           # the journal payload's first byte: this format (JSON after it)
 KINDS = ("session", "hand", "correction", "session_end")

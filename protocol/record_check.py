@@ -8,8 +8,11 @@ SUITS = ("m", "s", "p")
 TEXT_MAX = 120
 EVENTS_MAX = 500
 
-# true/false facts a win can carry (settle protocol, README "Settle protocol")
-WIN_FLAGS = ("kong", "last_tile", "last_of_kind", "kong_discard", "same_discard")
+# true/false facts a win can carry (settle protocol, README "Settle protocol"; rules_min/keyed.py
+# FLAGS lists which rule set takes which), and same_discard (the box: one more winner on the
+# discard of the win before)
+WIN_FLAGS = ("kong", "last_tile", "last_of_kind", "win_tile_mixed", "replacement_flower", "misnamed",
+             "kong_discard", "same_discard")
 KONG_KINDS = ("concealed", "added", "direct")
 END_REASONS = ("hands", "time", "referee", "bust")   # bust: a survival table (docs/survival.md)
 
@@ -34,13 +37,15 @@ EVENTS = (
                      ("horses", "tiles")) + tuple((f, "bool") for f in WIN_FLAGS)),
     ("kong", "kong", (("seat", "seat"), ("from", "seat"))),
     ("declare", "seat", (("hand", "hand"), ("missing_suit", "suit"))),
-    ("penalty", "id", (("seat", "seat"), ("minutes", "0..999"), ("points", "0..1000"))),
+    ("penalty", "id", (("seat", "seat"), ("minutes", "0..999"), ("points", "0..1000"), ("victim", "seat"),
+                       ("bar", "bool"))),
+    ("bar", "seat", (("reason", "id"),)),
     ("wall_end", "true", (("hands", "seat_hands"), ("missing_suit", "seat_suits"))),
     ("time_out", "true", ()),
 )
 # fields an event of that key must have besides the key
 EVENT_NEEDS = {"win": ("from", "hand"), "kong": ("seat",), "declare": (), "penalty": ("seat",),
-               "wall_end": (), "time_out": ()}
+               "bar": ("reason",), "wall_end": (), "time_out": ()}
 
 
 
@@ -263,12 +268,14 @@ def _check_hand(rec):
         what = "flags[%d]" % i
         if not isinstance(f, dict):
             raise Bad("%s must be an object" % what)
-        _fields(f, what, ("event", "seat", "kind"), ("penalty",))
+        _fields(f, what, ("event", "seat", "kind"), ("penalty", "reason"))
         _int(f["event"], what + ".event", 0, EVENTS_MAX)
         _seat(f["seat"], what + ".seat")
         _id(f["kind"], what + ".kind", 40)
         if "penalty" in f:
             _id(f["penalty"], what + ".penalty", 24)
+        if "reason" in f:   # a barred player's (停和陪打): a bar reason or a penalty kind
+            _id(f["reason"], what + ".reason", 24)
     seen = _wins(rec["wins"], rec["rules"])
     if rec["winners"] != seen:
         raise Bad("winners must be the seats of wins, in order")

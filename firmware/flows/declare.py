@@ -4,7 +4,7 @@
 from firmware import texts as T
 from firmware.texts import const
 from firmware.entry import Entry
-from firmware.flows import parts, tiles
+from firmware.flows import load, parts
 
 # this flow's texts (firmware/texts.py)
 _DECLARED_LINE = const(0)
@@ -38,13 +38,16 @@ def k_decl_who(app, key):
         return
     r = app.session.rules
     _shanten()
-    tiles.begin(app, Entry(14, chows=r == "mcr", honours=r != "sichuan"), _who, _done, _back, seat=c)
+    load("tiles").begin(app, Entry(14, chows=r == "mcr", honours=r != "sichuan"), _who, _done, _back, seat=c,
+                owner="declare")
 
 
 def _shanten():
     # the rules core counts how far the declared hand is from ready (错和 or 诈和): load that
     # now, with the heap collected, not after the tiles' garbage
     import gc
+    from firmware import app as a
+    a.make_room()
     gc.collect()
     import rules_min.shanten  # noqa: F401
 
@@ -87,7 +90,7 @@ def k_decl_ok(app, key):
     d = app.d
     if key == "*":
         d["entry"].undo()
-        tiles.begin(app, d["entry"], _who, _done, _back, seat=d["seat"])
+        load("tiles").begin(app, d["entry"], _who, _done, _back, seat=d["seat"], owner="declare")
         return
     c = parts.seat_key(key)
     if c is None:

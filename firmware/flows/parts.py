@@ -123,7 +123,8 @@ def consequence(app, seat, pay):
     if any(pay):
         lines += points_lines(app, pay)
     for f in h.flags[nflags:]:
-        lines.append(_t(app, _FLAG_TEXT.get(f["kind"], _FLAG_OTHER)) % s.player_at(f["seat"]))
+        if f["kind"] != "barred":   # the line below says it
+            lines.append(_t(app, _FLAG_TEXT.get(f["kind"], _FLAG_OTHER)) % s.player_at(f["seat"]))
     if h.barred[seat] and not barred[seat]:
         lines.append(_t(app, _BARRED) % s.player_at(seat))
     return lines or [app.tx(T.NO_POINTS)]

@@ -2,13 +2,15 @@
 # tiles) go to a firmware/entry.py Entry; # closes the tiles tapped since the last meld as a
 # claimed meld (a kong then asks: 0 concealed, # claimed); * takes back the last tile (or
 # reopens the last meld, or leaves). The entry is done when its concealed tiles are all there:
-# then the flow that started it goes on (d["done"]), with no key pressed.
+# then the flow that started it goes on (d["done"], run by app.later once this flow is dropped,
+# so the hand is scored without it in the heap), with no key pressed.
 #
 #   tiles.begin(app, entry, who, done, back, flowers=False)
 #     who     who(app): the line naming whose tiles these are (drawn each time: the language
 #             can change while the tiles go in)
 #     done    done(app) when the entry is complete; back(app) when * leaves it
 #     flowers whether flower tiles count here (MCR wins): d["flowers"] holds the tiles read
+#   a flow that is not resident passes owner="its name": it stays loaded while its tiles go in
 from firmware import texts as T
 from firmware.texts import const
 from firmware.entry import KONG
@@ -154,7 +156,7 @@ def t_tiles(app, tile, uid):
     if err:
         parts.say(app, err)
     elif e.complete():
-        d["done"](app)
+        app.later(d["done"], app)   # scored once this flow has left the heap
 
 
 HANDLERS = (

@@ -4,7 +4,7 @@
 from firmware import texts as T
 from firmware.texts import const
 from firmware.entry import Entry, void_suit
-from firmware.flows import parts, tiles
+from firmware.flows import load, parts
 
 # this flow's texts (firmware/texts.py)
 _WALL_HAND_LINE = const(0)
@@ -59,7 +59,7 @@ def _next_seat(app, still, entries, i):
             del entries[i:]
             _next_seat(app, still, entries, i - 1)
 
-    tiles.begin(app, e, who, done, back)
+    load("tiles").begin(app, e, who, done, back, owner="wall")
 
 
 def _preview(app, ev, seats):

@@ -1,16 +1,19 @@
 # A win: A, who won, who dealt in (0: self-drawn), the tiles; then the box scores the hand once
 # and shows it (fans with points, the total, what each player pays) and each seat confirms with
 # its key. Flags (last tile, kong, ...) are on their own screen (D) since most hands have none
-# (firmware/flows/win_fix.py, with the screen of a refused hand); flowers and horses are tapped. Sichuan asks one more key when the discarder konged this hand:
-# was it the discard right after that kong (杠上炮)?
+# (firmware/flows/win_fix.py, with the screen of a refused hand); flowers and horses are tapped.
+# Sichuan asks one more key when the discarder konged this hand: was it the discard right after
+# that kong (杠上炮)? MCR asks, when 杠上开花 is claimed, whether the kong's replacement was a
+# flower (then it is no 杠上开花, seed 000 §二.14).
 #
-# WIN_FLAGS is the table of a win's flags: adding one (issue 13: a winning tile mixed into the
-# hand, 杠上开花 after a flower replacement) is a row here, a text in firmware/texts.py, and its
-# name in protocol/record_check.py's WIN_FLAGS.
+# The table of a win's flags as the flags screen shows them is firmware/flows/win_fix.py's
+# WIN_FLAGS (loaded only for that screen); which flags a rule set takes is the rules core's fact
+# (rules_min/keyed.py FLAGS, read once a session into session.keyed). NAMED here: the flags no
+# fan shows, which the result names in a line of their own.
 from firmware import texts as T
 from firmware.texts import const
 from firmware.entry import Entry, void_suit
-from firmware.flows import parts, tiles
+from firmware.flows import load, parts   # the tiles flow: load("tiles"), not resident
 
 # this flow's texts (firmware/texts.py)
 _WHO_WON = const(0)
@@ -25,11 +28,10 @@ _VOID_LINE = const(8)
 _HORSES_LINE = const(9)
 _CONFIRM_KEYS = const(10)
 _TWO_HORSES = const(11)
-_F_LAST_OF_KIND = const(12)
-_F_LAST_TILE = const(13)
-_F_KONG = const(14)
-_F_FLOWERS = const(15)
-_F_KONG_DISCARD = const(16)
+_F_KONG_DISCARD = const(12)
+_F_MIXED = const(13)
+_F_REPLACEMENT_FLOWER = const(14)
+_F_MISNAMED = const(15)
 _TX = T.Table(
     "谁和牌? 1-4|Who won? 1-4|"  # _WHO_WON
     "%s 和谁的牌?|Who gave %s the tile?|"  # _WHO_DEALT
@@ -43,11 +45,10 @@ _TX = T.Table(
     "马: %s|horses: %s|"  # _HORSES_LINE
     "D 标记  * 改牌|D flags  * fix tiles|"  # _CONFIRM_KEYS
     "最多两匹马|Two horses at most|"  # _TWO_HORSES
-    "和绝张|last of kind|"  # _F_LAST_OF_KIND
-    "海底|last tile|"  # _F_LAST_TILE
-    "杠上/抢杠|kong|"  # _F_KONG
-    "花|flowers|"  # _F_FLOWERS
     "杠上炮|kong discard|"  # _F_KONG_DISCARD
+    "和牌张插入|tile mixed in|"  # _F_MIXED
+    "杠后补花|kong drew flower|"  # _F_REPLACEMENT_FLOWER
+    "报错牌名|misnamed tile|"  # _F_MISNAMED
 )
 
 
@@ -55,37 +56,29 @@ def _t(app, i):
     return _TX.get(i, app.lang)
 
 
-ALL = ("mcr", "sichuan", "guangdong")
-# field of the win event, text, rule sets, kind, argument:
-#   toggle  key flips it;  count  key adds one, up to the argument, then 0;
-#   ask     asked (1 yes, 0 no) when the condition named by the argument holds, and shown as a
-#           toggle on the flags screen while it holds
-WIN_FLAGS = (
-    ("last_of_kind", _F_LAST_OF_KIND, ("mcr",), "toggle", None),
-    ("last_tile", _F_LAST_TILE, ("mcr", "sichuan"), "toggle", None),
-    ("kong", _F_KONG, ALL, "toggle", None),
-    ("flowers", _F_FLOWERS, ("mcr",), "count", 8),
-    ("kong_discard", _F_KONG_DISCARD, ("sichuan",), "ask", "discarder_konged"),
-)
+FLOWER_RULES = ("mcr",)   # flowers are tapped (or counted on the flags screen) in these
+# field, its text: the flags no fan shows (a line of their own on the result, and their words on
+# the flags screen)
+NAMED = (("win_tile_mixed", _F_MIXED), ("replacement_flower", _F_REPLACEMENT_FLOWER), ("misnamed", _F_MISNAMED),
+         ("kong_discard", _F_KONG_DISCARD))
 
 
-def _holds(app, cond):
-    d = app.d
-    if cond == "discarder_konged":
-        src = d.get("src")
-        if src is None:
-            return False
-        for ev in app.events:
-            if "win" not in ev and "kong" in ev and ev.get("seat") == src:
-                return True
+def named(app, field):
+    """The word of a NAMED flag, or None."""
+    for k, i in NAMED:
+        if k == field:
+            return _t(app, i)
+    return None
+
+
+def discarder_konged(app, src):
+    """Whether seat src konged in this hand since the last win (杠上炮 is then possible)."""
+    if src is None:
         return False
+    for ev in app.events:
+        if "win" not in ev and "kong" in ev and ev.get("seat") == src:
+            return True
     return False
-
-
-def flag_rows(app):
-    """The rows of WIN_FLAGS this win can have."""
-    r = app.session.rules
-    return [row for row in WIN_FLAGS if r in row[2] and (row[3] != "ask" or _holds(app, row[4]))]
 
 
 # ---- who won, who dealt in ----
@@ -127,8 +120,8 @@ def k_win_from(app, key):
         app.say(T.ALREADY_WON, app.session.player_at(src))
         return
     app.d["src"] = src
-    if any(row[3] == "ask" for row in flag_rows(app)):
-        app.to("kong_discard")
+    if "kong_discard" in app.session.keyed_list(0) and discarder_konged(app, src):
+        app.to("kong_discard")   # Sichuan: 杠上炮? (firmware/flows/win_fix.py)
     else:
         begin_tiles(app, w, src)
 
@@ -141,8 +134,8 @@ def begin_tiles(app, winner, src, same=False, kong_discard=False):
         kong_discard = bool(app.events[-1].get("kong_discard"))   # one discard, one answer
     if kong_discard:
         flags["kong_discard"] = True
-    tiles.begin(app, Entry(14, chows=r == "mcr", honours=r != "sichuan"), _who, _tiles_done, _tiles_back,
-                flowers=r == "mcr", winner=winner, src=src, same=same, flags=flags, extra=[])
+    load("tiles").begin(app, Entry(14, chows=r == "mcr", honours=r != "sichuan"), _who, _tiles_done, _tiles_back,
+                flowers=r in FLOWER_RULES, winner=winner, src=src, same=same, flags=flags, extra=[], owner="win")
 
 
 def _who(app):
@@ -172,12 +165,9 @@ def event(app):
     d = app.d
     f = d["flags"]
     ev = {"win": d["winner"], "from": d["src"], "hand": d["entry"].notation()}
-    for row in WIN_FLAGS:
-        k = row[0]
-        if f.get(k) and row[3] != "count":
+    for k in f:   # the flags screen leaves only flags this win can have
+        if f[k] is True:
             ev[k] = True
-    if f.get("same_discard"):
-        ev["same_discard"] = True
     n = len(d["flowers"]) or f.get("flowers", 0)
     if n:
         ev["flowers"] = n
@@ -218,8 +208,9 @@ def s_confirm(app):
     ev = d["event"]
     if "missing_suit" in ev:
         lines.append(_t(app, _VOID_LINE) % app.tx(T.SUIT_M + "msp".find(ev["missing_suit"])))
-    if ev.get("kong_discard"):
-        lines.append(_t(app, _F_KONG_DISCARD))
+    for k, i in NAMED:
+        if ev.get(k):
+            lines.append(_t(app, i))
     if d.get("horses"):
         lines.append(_t(app, _HORSES_LINE) % " ".join(ev["horses"]))
     lines += parts.fan_lines(app, r, w[2], w[3])
@@ -258,7 +249,8 @@ def done(app):
         if app.state == "confirm":
             app.go("another", src=ev["from"])
         return
-    app.confirm(ev)
+    app.d = {}                  # nothing of this flow stays referenced: it leaves the heap
+    app.later(app.confirm, ev)  # before the hand's record is built
 
 
 def t_confirm(app, tile, uid):
@@ -267,7 +259,7 @@ def t_confirm(app, tile, uid):
     d = app.d
     r = app.session.rules
     if tile >= 34:
-        if tiles.flower(app, tile):
+        if load("tiles").flower(app, tile):
             d["extra"].append(("f", tile))
             preview(app)
         return

@@ -249,7 +249,7 @@ def test_a_hand_keeps_room_for_its_wins_in_the_journal(tmp_path):
     t = Table(tmp_path, SC)
     refused = None
     for i in range(60):
-        t.keys("C11")
+        t.keys("C12")                                    # tier 1 (Sichuan: late is first)
         if t.app.state != "pen_ok":
             refused = len(t.app.events)
             assert "本盘记录已满" in t.screen_text()

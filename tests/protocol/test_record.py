@@ -143,3 +143,65 @@ def test_a_reason_in_words_in_place_of_the_event_index_is_accepted():
     assert record.validate(rec) is None
     rec["transfers"][0][3] = "x" * 200
     assert "reason" in record.validate(rec)
+
+
+MCR_CFG = dict(CFG, rules="mcr", players=["11", "12", "13", "14"])
+GD_CFG = dict(CFG, rules="guangdong", players=["31", "32", "33", "34"])
+
+
+def settled(cfg, events):
+    # the record the box writes for these events, settled by the rules core (so every event and
+    # flag here is one settle takes)
+    h = Hand(cfg["rules"], 0, "E")
+    paid = []
+    for i in range(len(events)):
+        h.event(i, events[i])
+        paid += [i] * (len(h.transfers) - len(paid))
+    h.finish()
+    paid += [len(events) - 1] * (len(h.transfers) - len(paid))
+    transfers = [[t[0], t[1], t[2], paid[k]] for k, t in enumerate(h.transfers) if t[2]]
+    wins = [record.win(w[0], w[1], w[3], w[2]) for w in h.wins]
+    return record.hand(cfg, 1, cfg["players"], 0, "E", events, h.deltas(), transfers, h.flags, wins,
+                       h.next_dealer, 1000)
+
+
+def test_the_events_and_flags_of_issue_13_pass():
+    # MCR: a bar with its reason, tiles exposed (victim, points), illegal information (points and
+    # a bar), then a win on a wrongly named discard with the winning tile mixed into the hand
+    rec = settled(MCR_CFG, [
+        {"bar": 1, "reason": "wrong_call"},
+        {"penalty": "exposed_tiles", "seat": 2, "victim": 3, "points": 30},
+        {"penalty": "information", "seat": 3, "points": 10, "bar": True},
+        {"win": 0, "from": 2, "hand": "1s3s4s4s5s5s5s6s6s6s7s7s7s2s", "misnamed": True, "win_tile_mixed": True}])
+    assert record.validate(rec) is None
+    assert {"event": 0, "seat": 1, "kind": "barred", "reason": "wrong_call"} in rec["flags"]
+    # 杠上开花 on a kong whose replacement was a flower
+    rec = settled(MCR_CFG, [{"kong": "direct", "seat": 1, "from": 3},
+                            {"win": 1, "from": None, "hand": "[1111m]2s3s4s5s5s5s6s6s6s7s7s", "kong": True,
+                              "replacement_flower": True}])
+    assert record.validate(rec) is None
+    # Guangdong: the conduct ladder (a warning in the flags, then points)
+    rec = settled(GD_CFG, [{"penalty": "early_draw", "seat": 1}, {"penalty": "call_words", "seat": 1},
+                           {"penalty": "exposed_tiles", "seat": 2, "victim": 0, "points": 16}])
+    assert record.validate(rec) is None and rec["flags"][0]["penalty"] == "early_draw"
+
+
+def test_malformed_issue_13_events_are_refused():
+    rec = settled(MCR_CFG, [{"bar": 1, "reason": "wrong_call"}])
+    for ev, word in (({"bar": 1}, "reason"),
+                     ({"bar": 7, "reason": "wrong_call"}, "bar"),
+                     ({"bar": 1, "reason": ""}, "reason"),
+                     ({"penalty": "exposed_tiles", "seat": 2, "victim": 4, "points": 5}, "victim"),
+                     ({"penalty": "information", "seat": 2, "bar": 1}, "bar"),
+                     ({"win": 0, "from": 2, "hand": "x", "misnamed": "yes"}, "misnamed"),
+                     ({"win": 0, "from": None, "hand": "x", "replacement_flower": 1}, "replacement_flower"),
+                     ({"win": 0, "from": 2, "hand": "x", "win_tile_mixed": None}, "win_tile_mixed")):
+        bad = copy(rec)
+        bad["events"] = [ev]
+        msg = record.validate(bad)
+        assert msg is not None and word in msg, (ev, msg)
+    bad = copy(rec)
+    bad["flags"][0]["reason"] = 3
+    assert "reason" in record.validate(bad)
+    bad["flags"][0]["because"] = "x"
+    assert "because" in record.validate(bad)

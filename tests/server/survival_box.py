@@ -85,7 +85,8 @@ class SurvivalBox:
         events = [] if w is None else [{"win": w, "from": d, "hand": "given by its fan total"}]
         wins = [] if w is None else [precord.win(w, d, fans, [[1, 1]])]
         rec = precord.hand(self.cfg, self.hands, list(seats), self.dealer, WINDS[(self.hands - 1) // 4 % 4], events, deltas, transfers, [],
-                           wins, (self.dealer + 1) % 4, end, hand_start=start, multiplier=m, scores=list(self.scores))
+                           wins, (self.dealer + 1) % 4, end)
+        rec.update(hand_start=start, multiplier=m, scores=list(self.scores))  # as firmware/survival.py adds them
         self.dealer = (self.dealer + 1) % 4
         return rec
 

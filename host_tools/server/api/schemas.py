@@ -244,7 +244,7 @@ class BoxConfig(Schema):
     tournament: str
     session: int
     table: int
-    players: list[str]
+    players: list[Optional[str]]  # null: the empty chair of a three-player table
     first_dealer: int
     hands: Optional[int] = None
     minutes: Optional[int] = None
