@@ -47,7 +47,7 @@ $(STAMP): requirements-dev.txt pyproject.toml
 	touch $@
 
 test: venv system-deps pico-deps
-	$(BIN)/python -m pytest -q tests --ignore=tests/pico
+	$(BIN)/python -m pytest -q tests --ignore=tests/pico --durations=15
 	$(MAKE) --no-print-directory pico-test
 	$(MAKE) --no-print-directory mp-test
 

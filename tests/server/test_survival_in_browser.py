@@ -12,7 +12,7 @@ import time
 import pytest
 
 from .browser import ARGS, Shots, chromium
-from .conftest import Running, start_server, stop
+from .conftest import Running, new_database, start_server, stop
 from .survival_box import EVENT_HANDS, EVENT_STEPS, SurvivalBox, play_table
 from .test_survival_live import individual_event
 
@@ -22,15 +22,16 @@ playwright = pytest.importorskip("playwright.sync_api", reason="playwright is pi
 class SurvivalShots(Shots):
     def __call__(self, page, name: str, full: bool = True):
         self.n += 1
-        path = self.dir / ("survival-%02d-%s.png" % (self.n, name))
-        page.screenshot(path=str(path), full_page=full)
-        return path
+        name = "survival-%02d-%s.png" % (self.n, name)
+        self.names.append(name)
+        if self.on:   # pictures only with SERVER_SCREENS(_UPDATE)=1, as the base class
+            page.screenshot(path=str(self.dir / name), full_page=full)
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def site(request, tmp_path_factory):
     workdir = tmp_path_factory.mktemp("survival-browser")
-    db = "sqlite:///" + str(workdir / "t.db")
+    db = new_database(request, "sqlite", workdir)   # the session's migrated copy: accounts org and ref
     proc, url = start_server(db, workdir)
     s = Running("sqlite", db, proc, url, workdir)
     s.org, s.ref = s.login("org"), s.login("ref")
