@@ -82,7 +82,12 @@ def main():
     formatted = bytes(base.mem)
     W, records, states = clean_run(lines, formatted)
     failures = 0
+    # argv[2] "i/n": only the cuts k with k % n == i (the pytest side runs the n parts at once,
+    # one per core); every part makes the clean run itself
+    part, parts = (int(x) for x in sys.argv[2].split("/")) if len(sys.argv) > 2 else (0, 1)
     for k in range(1, W + 1):
+        if k % parts != part:
+            continue
         bdev = FlakyBdev(mem=bytearray(formatted), block_size=BS, cut_at=k, torn=(k % 3 == 1))
         written = 0
         try:
