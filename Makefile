@@ -46,10 +46,15 @@ $(STAMP): requirements-dev.txt pyproject.toml
 	$(BIN)/python -m pip install -q --no-deps -e . >&2
 	touch $@
 
+# The long parts side by side, one per core (CI has two): the main pytest run, the emulated-Pico
+# suite (which first builds the frozen UF2), then mp-test in whichever slot frees first. Each
+# part's output comes whole when it ends (--output-sync); the run fails if any part fails.
 test: venv system-deps pico-deps
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-main pico-test mp-test
+
+.PHONY: test-main
+test-main: venv
 	$(BIN)/python -m pytest -q tests --ignore=tests/pico --durations=15
-	$(MAKE) --no-print-directory pico-test
-	$(MAKE) --no-print-directory mp-test
 
 system-deps:
 	@bash tools/system_deps.sh
@@ -236,7 +241,7 @@ pico-sim: venv pico-deps firmware $(if $(FROZEN),pico-uf2)
 pico-test: venv pico-deps firmware
 	@if [ -e "$${PICO_FIRMWARE_DIR:-../shared/pico}/micropython-1.28.0-rp2-src.tar.xz" ]; then \
 		bash tools/pico_build_deps.sh && QUIET=1 nice $(BIN)/python tools/pico_uf2.py --if-available; fi
-	$(BIN)/python -m pytest -q tests/pico
+	$(BIN)/python -m pytest -q tests/pico --durations=8
 
 # The long runs of the emulated-Pico suite (PICO_FULL=1): every shipped scenario on both the stock
 # and the frozen UF2, the power-cut sweep over the whole 16-hand session (PICO_FULL_HANDS=N: fewer).

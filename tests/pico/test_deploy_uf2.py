@@ -114,13 +114,17 @@ def fake_build(tmp_path):
 
 def picotool_standin(tmp_path, drive):
     """A picotool that copies the UF2 it is given onto the (stand-in) board's drive, as the real
-    one writes it over USB to a board in BOOTSEL, and logs its arguments."""
+    one writes it over USB to a board in BOOTSEL, waits for the board to take it, and logs its
+    arguments."""
     log = tmp_path / "picotool.log"
     exe = tmp_path / "picotool"
     exe.write_text("#!%s\nimport os, shutil, sys, time\nopen(%r, 'a').write(' '.join(sys.argv[1:]) + '\\n')\n"
                    "if not os.path.exists(os.path.join(%r, 'INFO_UF2.TXT')):\n"
                    "    print('No accessible RP-series devices in BOOTSEL mode were found.'); sys.exit(1)\n"
-                   "shutil.copy(sys.argv[-1], %r)\n" % (sys.executable, str(log), str(drive), str(drive)))
+                   "shutil.copy(sys.argv[-1], %r)\n"
+                   "t = time.time() + 10\n"  # as the real one returns once the board has taken it all
+                   "while os.path.exists(%r) and time.time() < t:\n    time.sleep(0.01)\n"
+                   % (sys.executable, str(log), str(drive), str(drive), str(drive)))
     exe.chmod(0o755)
     return exe, log
 
@@ -133,7 +137,11 @@ def board_taking_uf2s(drive, got, stop):
                 p = os.path.join(drive, name)
                 if name.endswith(".uf2"):
                     data = open(p, "rb").read()
-                    if data and uf2_flash.check_uf2(data):
+                    try:
+                        whole = bool(data) and uf2_flash.check_uf2(data)
+                    except uf2_flash.FlashError:
+                        whole = False  # still being copied: the ROM takes blocks as they come
+                    if whole:
                         got.append(data)
                         shutil.rmtree(drive)
                         break
