@@ -45,6 +45,7 @@ def _load(rules):
 
 class Hand:
     SHARES = 3                   # what one player pays "for all" (放杠, 承包): three others' shares
+    absent = None                # the empty chair of a three-player table (settle_three.py)
 
     def __init__(self, rules, dealer=0, prevalent="E", options=None):
         if rules not in ("mcr", "sichuan", "guangdong"):
@@ -297,8 +298,13 @@ class Hand:
         why = "win %d fans" % (total + fl) + (" self-drawn" if src is None else "")
         if misnamed:
             # seed 001 §四.8: the discarder named the tile wrongly and so led to this win: the
-            # caller pays what the three others would have paid
-            self.pay(src, w, p[w], why + ", the caller of a wrong tile name pays for three")
+            # caller pays what the others (三家: all three, or the two at a three-player table)
+            # would have paid
+            owed = 0
+            for s in range(4):
+                if p[s] < 0 and s != self.absent:
+                    owed -= p[s]
+            self.pay(src, w, owed, why + ", the caller of a wrong tile name pays for three")  # the seed's words (三家)
             return total
         for s in range(4):
             if p[s] < 0:

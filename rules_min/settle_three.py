@@ -4,8 +4,8 @@
 # player pays" is the two others), what one player pays "for all" (放杠, 承包) is two shares, the
 # next dealer skips it, and the seat winds go E, S, W round the three from the dealer
 # (DECISION: North is nobody's seat wind). A separate module so that a four-player table's heap
-# holds none of it. Not covered: seed 001 §四.8's caller of a wrong tile name still pays what
-# three others would have paid.
+# holds none of it. Seed 001 §四.8's caller of a wrong tile name (付三家应付的分) pays what the two
+# others would have paid (settle.py: the empty chair's share is not owed).
 from rules_min.settle import Hand, _err
 
 

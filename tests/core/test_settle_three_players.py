@@ -28,6 +28,16 @@ def test_the_empty_chair_cannot_win_deal_in_kong_or_be_penalised():
     refused("mcr", [{"penalty": "wrong_draw", "seat": 3}], "absent_seat", 0, options=NO_N)
 
 
+def test_the_caller_of_a_wrong_tile_name_pays_what_the_two_others_would():
+    # seed 001 §四.8: 由报错牌者付三家应付的分. 0 wins 14 fans on 2's wrongly named discard: at
+    # the three-player table the others would pay 8 + 14 (2) and 8 (1) = 30, all of it from 2;
+    # nothing for the empty chair's share (four players: 38, test_settle_mcr.py)
+    r = ok("mcr", [{"win": 0, "from": 2, "hand": KNIT, "misnamed": True}], options=NO_N)
+    assert r["deltas"] == [30, 0, -30, 0]
+    r = ok("mcr", [{"win": 3, "from": 1, "hand": KNIT, "misnamed": True}], options={"absent": 2})
+    assert r["deltas"] == [0, -30, 0, 30]
+
+
 def test_false_win_pays_the_two_others():
     # 错和 (ready, seed 000 §一.4.5): 10 to each other player: two at a three-player table
     r = ok("mcr", [{"declare": 1, "hand": "123m456m789s11pEE9p"}], options=NO_N)
