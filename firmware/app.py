@@ -206,7 +206,7 @@ class App:
 
     def tick(self):
         s = self.session
-        if s is not None and not s.ended and self.state == "main" and s.timed_out(self.clock()):
+        if s is not None and not s.ended and self.state == "main" and s.timed_out(self.clock(), self.epoch):
             self.go("timeout")
 
     def go(self, state, **d):

@@ -54,11 +54,20 @@ class Session:
         return [self.player_at(c) for c in range(4)]
 
     # ---- time ----
-    def time_left_ms(self, now_ms):
-        return max(0, self.limit_ms - (now_ms - self.start_ms))
+    def time_left_ms(self, now_ms, epoch=0):
+        """Until time is called: the table's own minutes from its start, or sooner the hall's
+        deadline (config ends_at, epoch seconds) once the box knows the time (epoch, set by the
+        host's CLOCK; 0: not known, e.g. after a power cut before the next sync)."""
+        left = self.limit_ms - (now_ms - self.start_ms)
+        end = self.cfg.get("ends_at")
+        if end and epoch:
+            d = (end - epoch) * 1000 - now_ms   # the box's clock reads (end - epoch) s at ends_at
+            if d < left:
+                left = d
+        return left if left > 0 else 0
 
-    def timed_out(self, now_ms):
-        return self.time_left_ms(now_ms) == 0
+    def timed_out(self, now_ms, epoch=0):
+        return self.time_left_ms(now_ms, epoch) == 0
 
     # ---- after a hand ----
     def stamp(self, rec):

@@ -68,7 +68,7 @@ def s_main(app):
         title = sv.title(app)
         tot = sv.scores
     else:
-        left = s.time_left_ms(app.clock()) // 60000
+        left = s.time_left_ms(app.clock(), app.epoch) // 60000
         title = _t(app, _MAIN_TITLE) % (s.hand, s.hands, app.tx(T.WIND_E + s.prevalent), left)
         tot = s.totals
     run = app.running()
