@@ -29,8 +29,10 @@
 # chunk, the reply (encoded a few blocks at a time as it goes out): about 5.2 KB.
 #
 # Keyboard interrupt: from the first byte received until BYE, a hang-up, or `idle_ms` without
-# a valid frame, micropython.kbd_intr(-1) is in force so a 0x03 in the data cannot raise
-# KeyboardInterrupt; kbd_intr(3) restores it. The host sends 0x00 fill and pauses before its
+# a byte, micropython.kbd_intr(-1) is in force so a 0x03 in the data cannot raise
+# KeyboardInterrupt; kbd_intr(3) restores it (a developer's Ctrl-C reaches the REPL once the
+# port has been quiet that long). Any byte counts, garbage too: a stream of junk longer than
+# idle_ms must not turn Ctrl-C back on under it. The host sends 0x00 fill and pauses before its
 # first request, so the switch happens before any data byte arrives.
 import os
 
@@ -338,6 +340,7 @@ class Link:
             self._in_pos = 0
             self._in_len = n
             self.bytes_in += n
+            self._last_rx = ticks_ms()
             self._got_data = True
             self._activate()
         self._in_pos, n = self._rx.feed(self._in, self._in_pos, self._in_len, self._inmv)
@@ -347,7 +350,6 @@ class Link:
 
     def _frame(self, n):
         rx = self._rx.buf
-        self._last_rx = ticks_ms()
         typ = rx[0]
         seq = rx[1]
         crc = rx[n - 4] | (rx[n - 3] << 8) | (rx[n - 2] << 16) | (rx[n - 1] << 24)

@@ -385,6 +385,16 @@ def test_kbd_intr_off_while_the_link_is_active(tmp_path):
     time.sleep(0.08)  # idle: restored
     d.link.poll()
     assert d.kbd == [-1, 3, -1, 3]
+    # a stream of junk longer than idle_ms keeps it off: no Ctrl-C under garbage
+    frames = d.link.rx_frames
+    for _ in range(8):  # 160 ms of junk, no valid frame
+        d.port.feed(bytes([0x55] * 40))
+        d.pump()
+        time.sleep(0.02)
+    assert d.kbd == [-1, 3, -1, 3, -1] and d.link.active and d.link.rx_frames == frames
+    time.sleep(0.08)  # then quiet for idle_ms: restored
+    d.link.poll()
+    assert d.kbd == [-1, 3, -1, 3, -1, 3]
     d.request(F.T_HELLO)
     d.port.gone = True  # hang-up: restored, the reply dropped
     d.link.poll()
