@@ -131,8 +131,12 @@ export class Chip {
     this.pendingRead = null;
     const usb = mcu.usbCtrl;
     const cdcRead = usb.onEndpointRead;
+    // The FIFO is refilled from inQueue here too, not only between runs: with input queued but
+    // the FIFO drained mid-run, an empty answer would make the device ask again at once, every
+    // 10 us, and never sleep (a flood longer than the FIFO looked like a box falling behind).
     usb.onEndpointRead = (endpoint, size) => {
-      if (cdc.txFIFO.itemCount === 0 && this.inQueue.length === 0) this.pendingRead = [endpoint, size];
+      this._fill();
+      if (cdc.txFIFO.itemCount === 0) this.pendingRead = [endpoint, size];
       else cdcRead(endpoint, size);
     };
     this._cdcRead = cdcRead;
@@ -187,10 +191,14 @@ export class Chip {
     return out;
   }
 
-  _feed() {
+  _fill() {
     const fifo = this.cdc.txFIFO;
     while (this.inQueue.length && fifo.itemCount < fifo.size) fifo.push(this.inQueue.shift());
-    if (this.pendingRead && fifo.itemCount) {
+  }
+
+  _feed() {
+    this._fill();
+    if (this.pendingRead && this.cdc.txFIFO.itemCount) {
       const [endpoint, size] = this.pendingRead;
       this.pendingRead = null;
       this._cdcRead(endpoint, size);
