@@ -129,6 +129,18 @@ bench: venv
 	elif [ -f bench/run.py ]; then $(BIN)/python -m bench.run; \
 	else echo "no benchmarks yet: bench/run.py is missing" >&2; exit 1; fi
 	@$(MAKE) --no-print-directory bench-pico
+	@$(MAKE) --no-print-directory bench-frozen
+
+# Heap of the box frozen vs from .mpy files on the unix port built from the Pico's MicroPython
+# source (32-bit where the host can build it): the figures of docs/esp32.md. `make unix-frozen`
+# builds that binary (build/unix-frozen/, about a minute). HEAP=64K: what an ESP32 without PSRAM
+# has to spare, with room.
+.PHONY: unix-frozen bench-frozen
+unix-frozen: venv
+	QUIET=1 nice $(BIN)/python tools/unix_frozen.py
+
+bench-frozen: sim-mpy unix-frozen
+	$(BIN)/python bench/frozen_heap.py $(if $(filter command line environment,$(origin HEAP)),--heap $(HEAP))
 
 # Scoring and commit on the emulated Pico (bench/pico_score.py): the stock UF2 with the .mpy files,
 # and the frozen UF2 when `make pico-uf2` has built it. ~10 min of emulation on a busy machine.

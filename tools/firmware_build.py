@@ -74,9 +74,12 @@ def sources(cfg):
 
 
 def needs_native(path):
+    """A module with a native decorator on a line of its own (a comment naming one is not)."""
     with open(path, encoding="utf-8") as f:
-        text = f.read()
-    return any(m in text for m in NATIVE_MARKS)
+        for line in f:
+            if line.lstrip().startswith(NATIVE_MARKS):
+                return True
+    return False
 
 
 def mpy_header(path):

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Debian packages the Pico firmware build needs (tools/pico_uf2.py, BUILD.txt of the MicroPython
-# source bundle): the Arm cross compiler with newlib, CMake, a host C compiler. Installed when
+# source bundle): the Arm cross compiler with newlib, CMake, a host C compiler (32-bit too). Installed when
 # missing (as root; otherwise it says what to install). Quiet when all is there.
 set -euo pipefail
 missing=()
@@ -10,6 +10,11 @@ command -v arm-none-eabi-gcc >/dev/null || missing+=(gcc-arm-none-eabi)
 command -v cmake >/dev/null || missing+=(cmake)
 command -v cc >/dev/null && command -v make >/dev/null || missing+=(build-essential)
 command -v xz >/dev/null || missing+=(xz-utils)
+# 32-bit host builds for the frozen unix port (tools/unix_frozen.py: objects the size they are
+# on a 32-bit board); without it that build is 64-bit
+if [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ]; then
+    echo 'int main(void) { return 0; }' | cc -m32 -x c - -o /dev/null 2>/dev/null || missing+=(gcc-multilib)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ]; then
     echo "missing Debian packages: ${missing[*]} (run: sudo apt-get install ${missing[*]})" >&2

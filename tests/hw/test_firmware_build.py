@@ -38,6 +38,7 @@ def test_pico_build_has_the_boards_modules_as_bytecode_mpy(pico):
         arch = 4 if p.name == "mcr_viper.mpy" else 0
         assert (h["version"], h["arch"], h["small_int_bits"]) == (6, arch, 31), (p, h)
     assert firmware_build.needs_native(str(REPO / "rules_min" / "mcr_viper.py"))
+    assert not firmware_build.needs_native(str(REPO / "rules_min" / "mcr_shapes.py"))  # names it in a comment
 
 
 def test_manifest_names_every_module(pico):
