@@ -2,7 +2,6 @@
 The config's ends_at (protocol/config.py, epoch seconds) ends a session at that moment even when the
 table began late; the table's own minutes still apply when they end sooner, and when the box does
 not know the time (no CLOCK from a host since boot) it can only count its own minutes."""
-from firmware.app import App
 from tests.app.helpers import MCR, Table
 
 EPOCH = 1764400000          # helpers.Table: the box's clock 0 is this second
@@ -59,5 +58,3 @@ def test_a_deadline_already_past_calls_time_at_once(tmp_path):
     t = started(tmp_path, dict(MCR, minutes=90, ends_at=EPOCH - 60), 0)
     assert at(t, 1) == "timeout"
 
-
-assert App  # the App is what Table drives
