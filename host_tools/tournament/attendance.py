@@ -73,9 +73,11 @@ def session_tables(
                 raise TournamentError("%s has results at tables %d and %d" % (p, played_at[p], n))
             played_at[p] = n
     out = []
-    for n in numbers + sorted(set(played) - set(numbers)):
-        seats = dict(tables)[n] if n in numbers else ()
-        if n not in numbers:
+    seats_at = dict(tables)
+    for n in numbers + sorted(set(played) - seats_at.keys()):
+        seats = seats_at.get(n)
+        if seats is None:
+            seats = ()
             problems.append("table %d played but is not in the seating" % n)
         res = played.get(n)
         scores: dict[str, Any] = {}
