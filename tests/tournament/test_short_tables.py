@@ -83,6 +83,16 @@ def test_results_elsewhere_count_where_played():
         session_tables([Table(1, ("a", "b", "c", "d")), Table(2, ("a", "f", "g", "h"))], {})
 
 
+def test_a_table_not_in_the_seating_is_scored_and_listed():
+    # table 9 keyed hands but was never seated: its players count there, and the referee is told
+    played = {1: {"a": 8, "b": 0, "c": -8, "d": 0}, 9: {"w": 8, "x": 0, "y": -8, "z": 0}}
+    tables, problems = session_tables([Table(1, ("a", "b", "c", "d"))], played)
+    assert [t.table for t in tables] == [1, 9] and tables[1].scores == {"w": 8, "x": 0, "y": -8, "z": 0}
+    assert tables[1].forfeits == ()
+    assert problems[0] == "table 9 played but is not in the seating"
+    assert sorted(problems[1:]) == ["%s played at table 9 without a seat in the seating" % p for p in "wxyz"]
+
+
 def test_late_keyed_at_the_table():
     rec = {"seats": ["a", "b", "c", "d"], "events": [
         {"penalty": "late", "seat": 2, "minutes": 12}, {"penalty": "empty_call", "seat": 1},
