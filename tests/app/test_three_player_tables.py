@@ -63,3 +63,21 @@ def test_guangdong_three_play_on_the_next_dealer_skips_the_empty_chair(tmp_path)
     h = hands(t)[-1]
     assert h["deltas"] == [0, 4, -2, -2] and h["seats"] == [None, "a", "b", "c"]
     assert record.validate(h) is None
+
+
+def test_the_referee_corrects_a_three_player_hand_the_empty_chair_skipped(tmp_path):
+    # D 4 and the PIN, 1 correct a hand: the box asks for the three seated players only and
+    # the empty chair keeps 0 (firmware/flows/referee.py)
+    t = Table(tmp_path, MCR3)
+    t.keys("A13").tap(KNIT[0]).keys("#").tap(KNIT[1]).keys("123")
+    assert hands(t)[0]["deltas"] == [30, -8, -22, 0]
+    t.keys("D4 2580# 1 1#")
+    assert t.app.state == "corr_delta"
+    t.keys("24#").keys("A8#")
+    assert t.app.state == "corr_delta"           # the third seat still to key, not the empty chair
+    t.keys("A16#")
+    rec = t.records()[-1]
+    assert rec["kind"] == "correction" and rec["seats"] == ["1", "2", "3", None]
+    assert rec["deltas"] == [24, -8, -16, 0] and rec["was"] == [30, -8, -22, 0]
+    assert record.validate(rec) is None
+    assert t.app.session.totals[:3] == [24, -8, -16] and t.app.state == "main"
