@@ -55,15 +55,15 @@ def play_chip(script, frozen=False, on_shot=None, fs=None, uf2_dir=None):
         return pl, pl.journal(), flash
 
 
-def play_desktop(script, frames=None):
-    """The desktop simulator's journal for the same script (the pico board's screens): {name: bytes}."""
+def play_desktop(script, frames=None, board="pico"):
+    """The desktop simulator's journal for the same script (the board's screens): {name: bytes}."""
     from simulator import parts
     from simulator.runner import Sim
     with tempfile.TemporaryDirectory(prefix="pico-sim-desk-", dir=os.path.join(REPO, "build")) as d:
         kw = {}
         if frames is not None:
             kw = {"pixels": True, "on_frame": lambda n, f: frames.append(bytes(f.buf))}
-        sim = Sim(cfg=parts.for_board("pico"), folder=d, **kw)
+        sim = Sim(cfg=parts.for_board(board), folder=d, **kw)
         sim.run(script)
         sim.journal.close()
         jd = os.path.join(d, "journal")

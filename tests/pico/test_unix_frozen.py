@@ -16,6 +16,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(REPO, "tools"))
 sys.path.insert(0, os.path.join(REPO, "bench"))
 import unix_frozen  # noqa: E402
+from pico.sim import play_desktop  # noqa: E402
 
 SCEN = os.path.join(REPO, "simulator", "scenarios")
 
@@ -24,16 +25,6 @@ SCEN = os.path.join(REPO, "simulator", "scenarios")
 def frozen():
     exe, bits = unix_frozen.build()
     return exe, bits
-
-
-def desktop_journal(name, d):
-    from firmware.journal import Journal
-    from simulator.runner import Sim
-    jd = os.path.join(d, "desk")
-    sim = Sim(lambda: Journal(jd))
-    sim.run(os.path.join(SCEN, name))
-    sim.journal.close()
-    return {n: open(os.path.join(jd, n), "rb").read() for n in sorted(os.listdir(jd))}
 
 
 @pytest.mark.parametrize("name", sorted(n for n in os.listdir(SCEN) if n.endswith(".txt")))
@@ -55,7 +46,7 @@ def test_every_scenario_in_a_small_heap_frozen(frozen, name):
         assert "MemoryError" not in screens, name  # the app reset itself: the heap was too small
         jd = os.path.join(out, "journal")
         chip = {n: open(os.path.join(jd, n), "rb").read() for n in sorted(os.listdir(jd))}
-        assert chip and chip == desktop_journal(name, d)
+        assert chip and chip == play_desktop(os.path.join(SCEN, name), board="sim")
 
 
 def test_frozen_the_code_is_out_of_the_heap(frozen):
