@@ -206,7 +206,9 @@ class Box:
 
     def authed(self, typ: int, args: bytes = b"", echo: bytes = b"", key: Optional[bytes] = None) -> bytes:
         """An authenticated request: CHALLENGE for a nonce, then the request with its MAC. A
-        box that lost the nonce (it restarted in between) gets one more try with a new one."""
+        box that lost the nonce (it restarted in between) gets one more try with a new one; so
+        does a refusal of the MAC, as a box that restarted and then took a resent CHALLENGE holds
+        another nonce than the one we signed with. Refused twice: the key is not this box's."""
         key = key if key is not None else self.key
         if key is None:
             raise SyncError("%s changes the box: it needs the box's key (--key-file)" % C.TYPE_NAMES.get(typ, typ))
@@ -218,7 +220,7 @@ class Box:
             try:
                 return self.link.request(typ, authenticate(key, self.device, nonce, typ, args), echo=echo)
             except DeviceError as e:
-                if e.code == F.E_NONCE and not attempt:
+                if e.code in (F.E_NONCE, F.E_DENIED) and not attempt:
                     continue
                 if e.code == F.E_DENIED:
                     raise DeviceError(typ, e.code, "%s: the key in the key file is not this box's" % e.message) from None
