@@ -62,12 +62,7 @@ try:
 except (ImportError, AttributeError):  # ports built without MICROPY_PY_BINASCII_CRC32
     _crc32 = None
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from firmware.compat import const
 
 
 HEADER = const(10)  # bytes of record header: len u16, seq u32, crc u32

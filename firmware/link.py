@@ -36,31 +36,7 @@
 # first request, so the switch happens before any data byte arrives.
 import os
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
-
-try:
-    from micropython import kbd_intr as _kbd_intr
-except ImportError:  # CPython
-    _kbd_intr = None
-
-try:
-    from time import ticks_ms, ticks_diff
-except ImportError:  # CPython
-    import time as _time
-
-    def ticks_ms():
-        return int(_time.monotonic() * 1000)
-
-    def ticks_diff(a, b):
-        return a - b
-
-
+from firmware.compat import const, kbd_intr as _kbd_intr, ticks_diff, ticks_ms
 from firmware import link_requests, link_store as store
 from firmware.link_ports import StreamPort  # noqa: F401  (the board's port, from here too)
 from protocol.frames import (

@@ -27,23 +27,8 @@
 import gc
 import sys
 
-try:
-    from time import sleep_ms, ticks_diff, ticks_ms
-except ImportError:  # CPython (tests): a plain millisecond clock, from 0 at start-up
-    import time as _time
-
-    _T0 = _time.monotonic()
-
-    def ticks_ms():
-        return int((_time.monotonic() - _T0) * 1000)
-
-    def ticks_diff(a, b):
-        return a - b
-
-    def sleep_ms(ms):
-        _time.sleep(ms / 1000)
-
 from firmware import tile_tag
+from firmware.compat import sleep_ms, ticks_diff, ticks_ms
 from firmware.tags_mode import TagsMode, attach
 
 OK = 0

@@ -30,17 +30,8 @@
 #    is one hline.
 # Nothing is allocated per glyph: code points are decoded from the str's UTF-8 bytes
 # (memoryview(str) on MicroPython: one small object per text, no copy).
-import sys
+from firmware.compat import MICROPYTHON as _MP, const
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
-
-_MP = sys.implementation.name == "micropython"
 try:
     import framebuf
 except ImportError:  # CPython, CircuitPython: whoever runs the firmware there registers a stand-in

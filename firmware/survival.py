@@ -14,7 +14,7 @@
 # corrected on the server, which replays the table (host_tools/tournament/survival_live.py).
 from rules_min import survival as R
 from firmware import texts as T
-from firmware.texts import const
+from firmware.compat import const
 from firmware.session import Session
 from protocol.record import HAND_MAX
 

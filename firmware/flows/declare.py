@@ -2,7 +2,7 @@
 # the charge (ready or not: rules_min/settle.py) and each seat confirms. A win the box refused
 # (under 8 fans, ...) comes here with its tiles already in (firmware/flows/win.py, key D).
 from firmware import texts as T
-from firmware.texts import const
+from firmware.compat import const
 from firmware.entry import Entry
 from firmware.flows import load, parts
 

@@ -1,6 +1,6 @@
 # The session is over: places, points and (MCR) standard scores, under headings on every page.
 from firmware import texts as T
-from firmware.texts import const
+from firmware.compat import const
 
 # this flow's texts (firmware/texts.py)
 _ENDED_TITLE = const(0)

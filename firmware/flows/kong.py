@@ -1,7 +1,7 @@
 # A kong: B, who konged, then how: 0 concealed (暗杠), 5 added to a claimed pung (加杠), or the
 # key of the player who gave the tile (明杠); the payments (Sichuan, Guangdong) and # records it.
 from firmware import texts as T
-from firmware.texts import const
+from firmware.compat import const
 from firmware.flows import parts
 
 # this flow's texts (firmware/texts.py)

@@ -1,7 +1,7 @@
 # The D menu (declared win, wall end, time-out, referee, the language) and the session's time
 # running out: the hand in progress is closed as the rule set says.
 from firmware import texts as T
-from firmware.texts import const
+from firmware.compat import const
 
 # this flow's texts (firmware/texts.py)
 _MORE_TITLE = const(0)

@@ -1,7 +1,7 @@
 # Screen parts the flows share: seats to pick, points by player, fan lines, tiles. Each returns
 # lines for firmware/layout.py (str, or a pair of cells that share a row when they fit).
 from firmware import texts as T
-from firmware.texts import const
+from firmware.compat import const
 from firmware.entry import compact
 
 # the texts of what an event does beyond points (firmware/texts.py): flags of rules_min/settle.py

@@ -10,7 +10,7 @@
 #   anything else  nothing                        C, who, kind, #
 # The last entry of the list bars the player (停和陪打): its reasons, then #.
 from firmware import texts as T
-from firmware.texts import const
+from firmware.compat import const
 from firmware.flows import parts
 
 # rules_min.keyed (only for the name of a kind the box has no word for) goes with this flow

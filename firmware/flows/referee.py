@@ -1,7 +1,7 @@
 # The referee: D 4 and the PIN. Correct a hand already recorded (its new points, seat by seat:
 # a correction record, the old points kept beside the new), or end the session early.
 from firmware import texts as T
-from firmware.texts import const
+from firmware.compat import const
 from protocol import record
 
 # this flow's texts (firmware/texts.py)

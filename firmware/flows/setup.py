@@ -3,7 +3,7 @@
 # at it all before it starts. The keyed-in config goes through the same check as the host's
 # (protocol/config.py).
 from firmware import texts as T
-from firmware.texts import const
+from firmware.compat import const
 
 # this flow's texts (firmware/texts.py)
 _NO_SESSION = const(0)

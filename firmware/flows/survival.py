@@ -3,7 +3,7 @@
 # hand's start and multiplier; at the first bust the table is over and shows its order, and no
 # further hand is taken. Loaded only at survival tables.
 from firmware import texts as T
-from firmware.texts import const
+from firmware.compat import const
 from firmware.flows import parts
 
 _ROLL_HINT = const(0)

@@ -1,7 +1,7 @@
 # The table between events: the hand in progress (totals with this hand's points so far, the
 # last event and one-key undo; in Sichuan, another winner on the discard just won on).
 from firmware import texts as T
-from firmware.texts import const
+from firmware.compat import const
 from firmware.flows import parts
 
 # this flow's texts (firmware/texts.py)

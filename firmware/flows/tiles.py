@@ -12,7 +12,7 @@
 #     flowers whether flower tiles count here (MCR wins): d["flowers"] holds the tiles read
 #   a flow that is not resident passes owner="its name": it stays loaded while its tiles go in
 from firmware import texts as T
-from firmware.texts import const
+from firmware.compat import const
 from firmware.entry import KONG
 from firmware.flows import parts
 

@@ -2,7 +2,7 @@
 # (查叫: who is ready, who still holds three suits); the void suit is read from the tiles. Then
 # the payments, and # records the hand.
 from firmware import texts as T
-from firmware.texts import const
+from firmware.compat import const
 from firmware.entry import Entry, void_suit
 from firmware.flows import load, parts
 

@@ -11,7 +11,7 @@
 # (rules_min/keyed.py FLAGS, read once a session into session.keyed). NAMED here: the flags no
 # fan shows, which the result names in a line of their own.
 from firmware import texts as T
-from firmware.texts import const
+from firmware.compat import const
 from firmware.entry import Entry, void_suit
 from firmware.flows import load, parts   # the tiles flow: load("tiles"), not resident
 

