@@ -49,7 +49,7 @@ def _import(name):
 class Hardware:
     def __init__(self, cfg, keys, display, reader, unique_id=None):
         self.cfg = cfg
-        self.keys = keys  # None on a box without them (firmware/link_stdio.py: the link alone)
+        self.keys = keys  # None on a box without them (firmware/link/stdio.py: the link alone)
         self.display = display
         self.reader = reader
         self._uid = unique_id

@@ -148,7 +148,7 @@ class Journal:
     """
 
     # max_payload (default 1536, or what a smaller segment holds): within one link frame
-    # (firmware/link.py: 38 + 1536 + 10 <= 2048 bytes), and room for a Sichuan hand of several
+    # (firmware/link/engine.py: 38 + 1536 + 10 <= 2048 bytes), and room for a Sichuan hand of several
     # kongs, penalties and three wins (~1.2 KB as protocol/record.py writes it; the app refuses
     # an event that would leave a hand's record no room for its wins)
     def __init__(self, path, segment_size=4096, max_payload=None, reserve_blocks=4):

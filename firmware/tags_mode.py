@@ -1,6 +1,6 @@
 # Tags mode: the box as a tag programmer and checker for `python -m host_tools tags write|verify`.
 #
-# The requests ride the device link (firmware/link.py, protocol/frames.py) as request types
+# The requests ride the device link (firmware/link/engine.py, protocol/frames.py) as request types
 # 0x0A TAGS (open: begin, read, poll, cancel, end) and 0x0B TAGS_SET (authenticated with the
 # device key: every op, and the only way to write a tag or save the set): the payload is a JSON
 # object, the reply (status OK) a JSON object. Link is stop-and-wait with short timeouts, so
@@ -270,7 +270,7 @@ def _err(code, message, fields=None):
 
 def attach(link, tags):
     """Answer the link's TAGS (open) and TAGS_SET (authenticated) requests with tags.request
-    (firmware/link.py's Link.handle). Returns False for a link without it (nothing attached)."""
+    (firmware/link/engine.py's Link.handle). Returns False for a link without it (nothing attached)."""
     handle = getattr(link, "handle", None)
     if handle is None:
         return False

@@ -1,5 +1,5 @@
 # The wire format of the box's host link: one module that both ends import (the box's
-# firmware/link.py, the laptop's host_tools/sync and host_tools/tags). Pure Python that runs on
+# firmware/link/engine.py, the laptop's host_tools/sync and host_tools/tags). Pure Python that runs on
 # MicroPython and CPython; the device's buffers are the caller's, allocated once.
 #
 # Framing. A frame on the wire is 0x00, COBS(body), 0x00. COBS (consistent overhead byte
@@ -59,7 +59,7 @@
 #          RELEASE, and no longer holds back the ACK of the records after it
 #   0x0D RELEASE *  seq u32 BE                       -> seq u32 BE, count u8: no longer aside (a
 #          referee resolved it); the box may then prune it once everything before is acked
-#   other types: E_UNKNOWN (firmware/link.py's Link.handle adds them)
+#   other types: E_UNKNOWN (firmware/link/engine.py's Link.handle adds them)
 try:
     from micropython import const
 except ImportError:  # CPython

@@ -1,5 +1,5 @@
 """host_tools/sync/ against devices on real ptys (pyserial on the slave): the simulator
-(python -m simulator --serial), the MicroPython unix port (firmware/link_stdio.py), and
+(python -m simulator --serial), the MicroPython unix port (firmware/link/stdio.py), and
 in-process devices that fail or lie; uploads go to the minimal HTTP server of miniserver.py."""
 import base64
 import hashlib
@@ -12,7 +12,8 @@ import sys
 
 import pytest
 
-from firmware import link as L
+from firmware.link import engine as L
+from firmware.link.host_ports import FdPort
 from firmware.journal import Journal
 from host_tools import sync
 
@@ -363,7 +364,7 @@ def test_device_reset_mid_sync(tmp_path, thread_box):
                 dev.app.j.close()
                 app = FakeApp(Journal(jdir), "box-1")
                 dev.app = app
-                dev.link = L.Link(app, L.FdPort(dev.master), str(tmp_path / "key-box-1"))
+                dev.link = L.Link(app, FdPort(dev.master), str(tmp_path / "key-box-1"))
                 import threading
                 dev.thread = threading.Thread(target=dev._run, daemon=True)
                 dev.thread.start()
