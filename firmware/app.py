@@ -95,7 +95,7 @@ class App:
         return T.t(key, self.lang)
 
     def fit(self, display):
-        """Lay screens out for a display: its renderer's rows and font (firmware/board.py's
+        """Lay screens out for a display: its renderer's rows and font (firmware/board/base.py's
         screens carry it as .r; anything else keeps the 128x64 layout)."""
         r = getattr(display, "r", None)
         if r is not None and hasattr(r, "text_width"):

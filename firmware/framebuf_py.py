@@ -1,5 +1,5 @@
 """A pure-Python subset of MicroPython's built-in `framebuf`, for ports that lack it: CPython (the
-desktop simulator registers it, simulator/parts.py) and CircuitPython (firmware/board.py registers
+desktop simulator registers it, simulator/parts.py) and CircuitPython (firmware/board/circuitpython.py registers
 it), so firmware/render.py draws there exactly as on a MicroPython board. Never used on a port
 with the built-in module; firmware/render.py takes it through render.use_framebuf(), not import.
 

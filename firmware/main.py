@@ -2,7 +2,7 @@
 # (`from firmware.main import run; run()`); the desktop simulator in every mode, the unix-port
 # device on stdio (firmware/link/stdio.py) and the tests run the same boot() and serve().
 #
-#   dev = boot(cfg)       board config -> hardware (firmware/board.py), journal on flash, App, the
+#   dev = boot(cfg)       board config -> hardware (firmware/board/), journal on flash, App, the
 #                         host link on the USB serial port, the tag settings; a Device around them
 #   serve(dev, hook=h)    then forever: h(dev, n) (a truthy return stops), dev.step(), and unless
 #                         the link moved bytes, dev.idle(LOOP_MS) (a sleep; on the link's port a

@@ -40,7 +40,7 @@ except ImportError:  # CPython, CircuitPython: whoever runs the firmware there r
 
 def use_framebuf(mod):
     """Register the framebuf of a port without MicroPython's built-in one (firmware/framebuf_py.py:
-    the simulator does on CPython, firmware/board.py on CircuitPython). Same pixels."""
+    the simulator does on CPython, firmware/board/circuitpython.py on CircuitPython). Same pixels."""
     global framebuf
     framebuf = mod
 

@@ -1,5 +1,5 @@
 """The simulator's tag reader and tags (board_configs/sim.py; simulator/parts.py hands the reader
-to firmware/board.py). MicroPython code, like the rest of the simulator's board.
+to firmware/board/). MicroPython code, like the rest of the simulator's board.
 
   VirtualReader    the reader drivers' interface (poll / read / write / halt, uid, uid_len, the
                    result codes of firmware/drivers/mfrc522.py). place(tag) lays a tag on the

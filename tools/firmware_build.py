@@ -28,12 +28,13 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
-# firmware modules that never go to a device: the unix port's stdio loops, the desktop's link ports
+# firmware modules that never go to a device: the unix port's stdio loops, the desktop's link
+# ports, the builder of the simulator's board
 HOST_ONLY = {"firmware/score_stdio.py", "firmware/settle_stdio.py", "firmware/link/stdio.py",
-             "firmware/link/host_ports.py"}
+             "firmware/link/host_ports.py", "firmware/board/parts.py"}
 # CircuitPython only (framebuf_py: for a port without a built-in framebuf); MicroPython only
-CP_ONLY = {"firmware/display_displayio.py", "firmware/framebuf_py.py", "firmware/board_cp.py"}
-MP_ONLY = {"firmware/board_mp.py"}
+CP_ONLY = {"firmware/display_displayio.py", "firmware/framebuf_py.py", "firmware/board/circuitpython.py"}
+MP_ONLY = {"firmware/board/micropython.py"}
 NATIVE_MARKS = ("@micropython.native", "@micropython.viper", "@micropython.asm_thumb", "@micropython.asm_xtensa")
 STUB = "# Boot: the box's main loop (firmware/main.py), board from board_config.\nfrom firmware.main import run\n\nrun()\n"
 

@@ -53,7 +53,7 @@ class _Box:
 def boot(o):
     """The box without keys, screen or reader, its journal in o["journal"] (no link yet)."""
     from firmware import main
-    from firmware.board import Hardware
+    from firmware.board.base import Hardware
     from firmware.journal import Journal
     jdir = o["journal"]
     try:

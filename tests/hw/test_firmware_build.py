@@ -25,12 +25,14 @@ def test_pico_build_has_the_boards_modules_as_bytecode_mpy(pico):
     fs = pico / "fs"
     files = {str(p.relative_to(fs)) for p in fs.rglob("*") if p.is_file()}
     assert "main.py" in files and "board_config.mpy" in files
-    assert {"firmware/app.mpy", "firmware/main.mpy", "firmware/board.mpy", "firmware/tags_mode.mpy",
+    assert {"firmware/app.mpy", "firmware/main.mpy", "firmware/board/__init__.mpy", "firmware/board/base.mpy",
+            "firmware/board/micropython.mpy", "firmware/tags_mode.mpy",
             "firmware/glyphs_12.mpy", "firmware/drivers/mfrc522.mpy", "firmware/drivers/ssd1306.mpy",
             "firmware/drivers/keypad.mpy", "rules_min/mcr.mpy"} <= files
     # nothing for other boards or the host
     assert not {"firmware/glyphs_16.mpy", "firmware/drivers/pn532.mpy", "firmware/drivers/st7789.mpy",
-                "firmware/display_displayio.mpy", "firmware/score_stdio.mpy"} & files
+                "firmware/display_displayio.mpy", "firmware/score_stdio.mpy", "firmware/board/circuitpython.mpy",
+                "firmware/board/parts.mpy", "firmware/link/stdio.mpy", "firmware/link/host_ports.mpy"} & files
     assert not [f for f in files if f.endswith(".py") and f != "main.py"]
     for p in fs.rglob("*.mpy"):
         h = firmware_build.mpy_header(str(p))

@@ -1,6 +1,6 @@
-# firmware/board.py's builder for CircuitPython boards: busio / digitalio pins wrapped as the
-# drivers take them, displayio for the screen (firmware/display_displayio.py).
-from firmware.board import Hardware, _matrix, _mod
+# The builder for CircuitPython boards (firmware/board/__init__.py's build()): busio / digitalio
+# pins wrapped as the drivers take them, displayio for the screen (firmware/display_displayio.py).
+from firmware.board.base import Hardware, _matrix, _mod
 
 
 class CPSpi:
