@@ -14,7 +14,8 @@
 # Inputs of the wrong kind for the current step get a message and change nothing. An exception
 # in a handler puts the app back on its main screen with the journal untouched; the hand in
 # progress keeps the events already confirmed.
-from firmware import flows, layout, states as S, texts as T
+from firmware import flows, states as S
+from firmware.ui import layout, texts as T
 from firmware.session import Session, WINDS
 import sys
 
@@ -149,7 +150,7 @@ class App:
         flows.drop(name)
 
     def say(self, key, *args):
-        """A shared text (firmware/texts.py) as the message, until the next input."""
+        """A shared text (firmware/ui/texts.py) as the message, until the next input."""
         self.show(self.tx(key), *args)
 
     def show(self, text, *args):

@@ -13,7 +13,7 @@
 # A referee's correction on the box does not move the survival scores: survival hands are
 # corrected on the server, which replays the table (host_tools/tournament/survival_live.py).
 from rules_min import survival as R
-from firmware import texts as T
+from firmware.ui import texts as T
 from firmware.compat import const
 from firmware.session import Session
 from protocol.record import HAND_MAX

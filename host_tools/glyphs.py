@@ -1,5 +1,5 @@
-"""Build the device's glyph subsets: firmware/glyphs_12.py (128x64 SSD1306) and
-firmware/glyphs_16.py (320x240 ST7789).
+"""Build the device's glyph subsets: firmware/ui/glyphs_12.py (128x64 SSD1306) and
+firmware/ui/glyphs_16.py (320x240 ST7789).
 
     python -m host_tools.glyphs            # write both modules
     python -m host_tools.glyphs --check    # exit 1 if a committed module differs from a rebuild
@@ -36,6 +36,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 FANS_TSV = REPO / "testdata" / "mcr_fans.tsv"
+OUT = REPO / "firmware" / "ui"  # where the generated modules go
 FONT_DIR = Path("/usr/share/fonts/X11/misc")
 APT_PACKAGE = "xfonts-wqy"
 
@@ -382,7 +383,7 @@ def show(size, text):
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host_tools.glyphs", description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="compare with the committed modules, write nothing")
-    ap.add_argument("--out", default=str(REPO / "firmware"), help="output folder (default: firmware/)")
+    ap.add_argument("--out", default=str(OUT), help="output folder (default: firmware/ui/)")
     ap.add_argument("--fans", default=str(FANS_TSV), help="mcr_fans.tsv (default: testdata/ of the repository)")
     ap.add_argument("--show", metavar="TEXT", help="print the glyphs of TEXT and exit")
     ap.add_argument("--size", type=int, choices=sorted(FONTS), default=12)

@@ -12,7 +12,7 @@ import pytest
 
 from firmware.app import App, decode
 from firmware.journal import Journal
-from firmware import texts
+from firmware.ui import texts
 
 
 def tag_message(code):

@@ -33,7 +33,7 @@ sys.path.insert(0, REPO)
 HOST_ONLY = {"firmware/score_stdio.py", "firmware/settle_stdio.py", "firmware/link/stdio.py",
              "firmware/link/host_ports.py", "firmware/board/parts.py"}
 # CircuitPython only (framebuf_py: for a port without a built-in framebuf); MicroPython only
-CP_ONLY = {"firmware/display_displayio.py", "firmware/framebuf_py.py", "firmware/board/circuitpython.py"}
+CP_ONLY = {"firmware/ui/displayio_screen.py", "firmware/ui/framebuf_py.py", "firmware/board/circuitpython.py"}
 MP_ONLY = {"firmware/board/micropython.py"}
 NATIVE_MARKS = ("@micropython.native", "@micropython.viper", "@micropython.asm_thumb", "@micropython.asm_xtensa")
 STUB = "# Boot: the box's main loop (firmware/main.py), board from board_config.\nfrom firmware.main import run\n\nrun()\n"

@@ -51,7 +51,7 @@ class MatrixKeys:
 
 # ---- screens -----------------------------------------------------------------------------
 def _renderer(cfg, swap=False):
-    from firmware.render import Renderer, load_font
+    from firmware.ui.render import Renderer, load_font
     d = cfg.DISPLAY
     return Renderer(d["width"], d["height"], color=d.get("color", False), font=load_font(cfg.FONT),
                     swap=swap)

@@ -1,12 +1,12 @@
 # A declared win that fails (错和 / 诈和): D 1, who declared, the tiles shown; the box works out
 # the charge (ready or not: rules_min/settle.py) and each seat confirms. A win the box refused
 # (under 8 fans, ...) comes here with its tiles already in (firmware/flows/win.py, key D).
-from firmware import texts as T
+from firmware.ui import texts as T
 from firmware.compat import const
 from firmware.entry import Entry
 from firmware.flows import load, parts
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _DECLARED_LINE = const(0)
 _WHO_DECLARED = const(1)
 _FALSE_WIN_TITLE = const(2)

@@ -1,9 +1,9 @@
 # The D menu (declared win, wall end, time-out, referee, the language) and the session's time
 # running out: the hand in progress is closed as the rule set says.
-from firmware import texts as T
+from firmware.ui import texts as T
 from firmware.compat import const
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _MORE_TITLE = const(0)
 _MORE_1 = const(1)
 _MORE_2 = const(2)

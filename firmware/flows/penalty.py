@@ -9,14 +9,14 @@
 #   points or bar  barred? then the points        C, who, kind, 1/0, digits, #  (MCR information)
 #   anything else  nothing                        C, who, kind, #
 # The last entry of the list bars the player (停和陪打): its reasons, then #.
-from firmware import texts as T
+from firmware.ui import texts as T
 from firmware.compat import const
 from firmware.flows import parts
 
 # rules_min.keyed (only for the name of a kind the box has no word for) goes with this flow
 USES = ("rules_min.keyed",)
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _WHO_PENALISED = const(0)
 _WHICH_PENALTY = const(1)
 _P_EMPTY_CALL = const(2)

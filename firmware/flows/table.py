@@ -1,10 +1,10 @@
 # The table between events: the hand in progress (totals with this hand's points so far, the
 # last event and one-key undo; in Sichuan, another winner on the discard just won on).
-from firmware import texts as T
+from firmware.ui import texts as T
 from firmware.compat import const
 from firmware.flows import parts
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _MAIN_TITLE = const(0)
 _MAIN_HINT = const(1)
 _UNDO_LINE = const(2)

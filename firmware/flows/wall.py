@@ -1,12 +1,12 @@
 # The wall is used up (流局): D 2. Sichuan first takes the 13 tiles of each player still in
 # (查叫: who is ready, who still holds three suits); the void suit is read from the tiles. Then
 # the payments, and # records the hand.
-from firmware import texts as T
+from firmware.ui import texts as T
 from firmware.compat import const
 from firmware.entry import Entry, void_suit
 from firmware.flows import load, parts
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _WALL_HAND_LINE = const(0)
 _WALL_TITLE = const(1)
 _TX = T.Table(

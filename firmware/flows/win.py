@@ -10,12 +10,12 @@
 # WIN_FLAGS (loaded only for that screen); which flags a rule set takes is the rules core's fact
 # (rules_min/keyed.py FLAGS, read once a session into session.keyed). NAMED here: the flags no
 # fan shows, which the result names in a line of their own.
-from firmware import texts as T
+from firmware.ui import texts as T
 from firmware.compat import const
 from firmware.entry import Entry, void_suit
 from firmware.flows import load, parts   # the tiles flow: load("tiles"), not resident
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _WHO_WON = const(0)
 _WHO_DEALT = const(1)
 _SELF_DRAWN_0 = const(2)

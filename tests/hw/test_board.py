@@ -231,13 +231,13 @@ def test_the_firmware_never_imports_the_simulator():
         assert not re.search(r"^\s*(from|import)\s+simulator\b", text, re.M), p
         assert "simulator import" not in text and "__import__(\"simulator" not in text, p
         # the port's own modules (framebuf, displayio) and the flat stdio scripts: checked above
-        if p.name not in ("__init__.py", "display_displayio.py", "circuitpython.py", "ssd1306.py", "st7789.py",
+        if p.name not in ("__init__.py", "displayio_screen.py", "circuitpython.py", "ssd1306.py", "st7789.py",
                           "settle_stdio.py"):
             mods.append(".".join(p.relative_to(repo).with_suffix("").parts))
     code = ("import sys\n" + "".join("import %s\n" % m for m in mods) +
             "bad = [m for m in sys.modules if m.split('.')[0] == 'simulator']\n"
             "assert not bad, bad\n"
-            "from firmware import render\n"
+            "from firmware.ui import render\n"
             "assert render.framebuf is None, render.framebuf\n")
     p = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr

@@ -27,11 +27,11 @@ def test_pico_build_has_the_boards_modules_as_bytecode_mpy(pico):
     assert "main.py" in files and "board_config.mpy" in files
     assert {"firmware/app.mpy", "firmware/main.mpy", "firmware/board/__init__.mpy", "firmware/board/base.mpy",
             "firmware/board/micropython.mpy", "firmware/tags_mode.mpy",
-            "firmware/glyphs_12.mpy", "firmware/drivers/mfrc522.mpy", "firmware/drivers/ssd1306.mpy",
+            "firmware/ui/glyphs_12.mpy", "firmware/drivers/mfrc522.mpy", "firmware/drivers/ssd1306.mpy",
             "firmware/drivers/keypad.mpy", "rules_min/mcr.mpy"} <= files
     # nothing for other boards or the host
-    assert not {"firmware/glyphs_16.mpy", "firmware/drivers/pn532.mpy", "firmware/drivers/st7789.mpy",
-                "firmware/display_displayio.mpy", "firmware/score_stdio.mpy", "firmware/board/circuitpython.mpy",
+    assert not {"firmware/ui/glyphs_16.mpy", "firmware/drivers/pn532.mpy", "firmware/drivers/st7789.mpy",
+                "firmware/ui/displayio_screen.mpy", "firmware/score_stdio.mpy", "firmware/board/circuitpython.mpy",
                 "firmware/board/parts.mpy", "firmware/link/stdio.mpy", "firmware/link/host_ports.mpy"} & files
     assert not [f for f in files if f.endswith(".py") and f != "main.py"]
     for p in fs.rglob("*.mpy"):
@@ -76,13 +76,13 @@ def test_size_report(pico, capsys):
 def test_other_boards(tmp_path):
     firmware_build.build("esp32s3", str(tmp_path / "e"), quiet=True)
     fs = tmp_path / "e" / "fs"
-    assert (fs / "firmware" / "glyphs_16.mpy").exists() and (fs / "firmware" / "drivers" / "st7789.mpy").exists()
-    assert (fs / "firmware" / "drivers" / "pn532.mpy").exists() and not (fs / "firmware" / "glyphs_12.mpy").exists()
+    assert (fs / "firmware" / "ui" / "glyphs_16.mpy").exists() and (fs / "firmware" / "drivers" / "st7789.mpy").exists()
+    assert (fs / "firmware" / "drivers" / "pn532.mpy").exists() and not (fs / "firmware" / "ui" / "glyphs_12.mpy").exists()
     firmware_build.build("circuitpython_feather", str(tmp_path / "c"), quiet=True)
     fs = tmp_path / "c" / "fs"
-    assert (fs / "code.py").exists() and (fs / "firmware" / "display_displayio.py").exists()
-    # CircuitPython has no framebuf: the board registers firmware/framebuf_py.py; no simulator
-    assert (fs / "firmware" / "framebuf_py.py").exists() and not (fs / "simulator").exists()
+    assert (fs / "code.py").exists() and (fs / "firmware" / "ui" / "displayio_screen.py").exists()
+    # CircuitPython has no framebuf: the board registers firmware/ui/framebuf_py.py; no simulator
+    assert (fs / "firmware" / "ui" / "framebuf_py.py").exists() and not (fs / "simulator").exists()
     assert not list(fs.rglob("*.mpy")) and not (tmp_path / "c" / "manifest.py").exists()
 
 

@@ -17,7 +17,7 @@ import tempfile
 
 import pytest
 
-from firmware import texts
+from firmware.ui import texts
 from firmware.tile_tag import encode
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -28,8 +28,8 @@ def host_glass(steps):
     """The 128x64 frame the desktop renderer draws for the app after `steps`, MONO_VLSB."""
     from firmware.app import App
     from firmware.journal import Journal
-    from firmware import framebuf_py, render
-    from firmware.render import Renderer
+    from firmware.ui import framebuf_py, render
+    from firmware.ui.render import Renderer
     from simulator import framebuf_compat as framebuf
     if render.framebuf is None:   # render.py draws through a framebuf the caller registers on CPython
         render.use_framebuf(framebuf_py)

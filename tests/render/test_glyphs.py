@@ -1,4 +1,4 @@
-"""The glyph subsets firmware/glyphs_12.py and glyphs_16.py: rebuilt byte for byte from the
+"""The glyph subsets firmware/ui/glyphs_12.py and glyphs_16.py: rebuilt byte for byte from the
 installed font (Debian package xfonts-wqy), well-formed, and holding every character the device
 shows: ASCII, the fan names of mcr_fans.tsv, the word lists of host_tools/glyphs.py and every
 string constant of rules_min/ and firmware/. A missing glyph fails here."""
@@ -6,8 +6,8 @@ import struct
 
 import pytest
 
-from firmware import glyphs_12, glyphs_16
-from firmware.render import Font
+from firmware.ui import glyphs_12, glyphs_16
+from firmware.ui.render import Font
 from host_tools import glyphs as tool
 
 MODULES = {12: glyphs_12, 16: glyphs_16}
@@ -48,7 +48,7 @@ def test_check_mode_reports_a_stale_module(tmp_path, capsys):
 @pytest.mark.parametrize("size", sorted(MODULES))
 def test_rebuild_gives_the_committed_module_byte_for_byte(size, rebuilt):
     text, _ = rebuilt[size]
-    committed = (tool.REPO / "firmware" / tool.FONTS[size][3]).read_text(encoding="utf-8")
+    committed = (tool.OUT / tool.FONTS[size][3]).read_text(encoding="utf-8")
     assert text == committed, "stale %s: run `python -m host_tools.glyphs`" % tool.FONTS[size][3]
 
 
