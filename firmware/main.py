@@ -15,7 +15,7 @@
 # once a second, for the clock) and the display redrawn only when the model changed, or when a
 # screen with more lines than fit pages on (every SCROLL_MS).
 #
-# The host link (firmware/link/engine.py; its TAGS requests go to firmware/tags_mode.py) is polled a
+# The host link (firmware/link/engine.py; its TAGS requests go to firmware/tags/mode.py) is polled a
 # few times per step, each poll bounded by the link itself.
 #
 # Tags: one tag per poll; its pages 4-7 are read, the tag is halted (it stays silent until it
@@ -27,9 +27,9 @@
 import gc
 import sys
 
-from firmware import tile_tag
+from firmware.tags import tile_tag
 from firmware.compat import sleep_ms, ticks_diff, ticks_ms
-from firmware.tags_mode import TagsMode, attach
+from firmware.tags.mode import TagsMode, attach
 
 OK = 0
 NO_TAG = 1

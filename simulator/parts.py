@@ -9,7 +9,7 @@
 #   Frame         the display's frame buffer: a framebuf.FrameBuffer with show(), like the SSD1306
 #                 driver; firmware/ui/render.py draws into it, on_show(frame) sees each show()
 #   reader        simulator/virtual.py's VirtualReader: the reader drivers' interface over
-#                 virtual tags that hold real tile-tag bytes (firmware/tile_tag.py)
+#                 virtual tags that hold real tile-tag bytes (firmware/tags/tile_tag.py)
 #   unique_id     the chip id the device id is made from (firmware/main.py), as machine.unique_id()
 #
 #   parts = Parts(uid=b"..."); hw = board.build(cfg, {"parts": parts}); parts.matrix.press(1, 1)

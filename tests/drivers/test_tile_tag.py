@@ -4,9 +4,9 @@ import gc
 import emu_path
 from emulators import tags
 from emulators.mfrc522_emu import MFRC522Emu
-from firmware import tile_tag
+from firmware.tags import tile_tag
 from firmware.drivers.mfrc522 import MFRC522, OK
-from firmware.tile_tag import UidRegistry, crc8, decode, encode, identify
+from firmware.tags.tile_tag import UidRegistry, crc8, decode, encode, identify
 
 SET = 0x1234
 

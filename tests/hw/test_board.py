@@ -10,7 +10,8 @@ from emulators.pn532_emu import PN532Emu
 from emulators.ssd1306_emu import SSD1306Emu
 from emulators.st7789_emu import ST7789Emu
 from fake_machine import FakeMachine
-from firmware import board, tile_tag
+from firmware import board
+from firmware.tags import tile_tag
 from firmware.app import App
 from firmware.journal import Journal
 from firmware.main import Device

@@ -26,7 +26,7 @@ def test_pico_build_has_the_boards_modules_as_bytecode_mpy(pico):
     files = {str(p.relative_to(fs)) for p in fs.rglob("*") if p.is_file()}
     assert "main.py" in files and "board_config.mpy" in files
     assert {"firmware/app.mpy", "firmware/main.mpy", "firmware/board/__init__.mpy", "firmware/board/base.mpy",
-            "firmware/board/micropython.mpy", "firmware/tags_mode.mpy",
+            "firmware/board/micropython.mpy", "firmware/tags/mode.mpy",
             "firmware/ui/glyphs_12.mpy", "firmware/drivers/mfrc522.mpy", "firmware/drivers/ssd1306.mpy",
             "firmware/drivers/keypad.mpy", "rules_min/mcr.mpy"} <= files
     # nothing for other boards or the host

@@ -13,7 +13,7 @@ import pytest
 
 from emulators import tags as vtags
 from emulators.mfrc522_emu import MFRC522Emu
-from firmware import tile_tag
+from firmware.tags import tile_tag
 from firmware.drivers.mfrc522 import MFRC522
 
 REPO = Path(__file__).resolve().parents[2]

@@ -18,7 +18,7 @@ import tempfile
 import pytest
 
 from firmware.ui import texts
-from firmware.tile_tag import encode
+from firmware.tags.tile_tag import encode
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 UF2 = os.path.join(REPO, "build", "pico-uf2", "firmware.uf2")

@@ -50,7 +50,7 @@ def run_until_frames(p, n, max_ms=5000):
 
 @pytest.mark.parametrize("firmware", ["stock", "frozen"])
 def test_board_boots_and_answers_keys_and_tags(node_ready, box_fs, firmware):
-    from firmware import tile_tag
+    from firmware.tags import tile_tag
     if firmware == "frozen":
         if not os.path.exists(UF2):
             pytest.fail("no frozen UF2 at %s: `make pico-uf2` builds it (make pico-test does)" % UF2)

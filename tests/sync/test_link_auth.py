@@ -12,7 +12,7 @@ import pytest
 
 from firmware.link import engine as L
 from firmware.link.host_ports import MemPort
-from firmware import tags_mode
+from firmware.tags import mode as tags_mode
 from firmware.journal import Journal
 from protocol import codec as C
 from protocol import frames as F

@@ -10,7 +10,7 @@
 #   {"op": "begin"}                      -> {"ok": true, "device": "box-1", "set": 1, "registry": 0}
 #   {"op": "write", "set": 1, "tile": 4, "copy": 1, "prompt": "tap 5m copy 2", "overwrite": false,
 #    "timeout": 120}                     -> {"ok": true, "state": "waiting"}
-#       the job: wait for a tag, write the 8-byte record (firmware/tile_tag.py) to pages 4-5, read
+#       the job: wait for a tag, write the 8-byte record (firmware/tags/tile_tag.py) to pages 4-5, read
 #       it back. Result: {"ok": true, "uid": "04..", "tile": 4, "copy": 1} or {"ok": false,
 #       "code": "readonly" | "write_failed" | "verify_failed" | "read_failed" | "already" (with
 #       the tile and copy the tag holds) | "cancelled" | "timeout", "uid": ..}
@@ -31,7 +31,7 @@
 # each tap shows what the tag is; * leaves.
 import json
 
-from firmware import tile_tag
+from firmware.tags import tile_tag
 
 _PAGE = 4
 _UNSET = -1
