@@ -66,7 +66,7 @@ PAGED = ("confirm", "decl_ok", "ended", "pen_kind", "pen_reason", "refused", "mo
 # table enters them and dropped when it leaves, so they cost no heap the rest of the time
 RESIDENT = ("table",)
 # flows every hand passes through: dropped like the others where the heap is tight, kept where
-# it has room (more than firmware/app.py's _ROOMY free: nothing to gain, and no import per hand)
+# it has room (firmware/flows/__init__.py roomy(): nothing to gain, and no import per hand)
 EVERY_HAND = ("win", "tiles")
 
 

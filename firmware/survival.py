@@ -3,7 +3,7 @@
 # after each hand (the win multiplied, penalties not), the bust that ends the table, and the
 # table's order at its end. The numbers are rules_min/survival.py's (one home, the server's too).
 #
-# Loaded only when a session config says mode "survival" (firmware/session.py open_session): a
+# Loaded only when a session config says mode "survival" (firmware/scorebook.py open_session): a
 # box at an ordinary session holds none of it. Scores are kept by player index (the config's
 # players); the records carry them by chair, as the hand's seats.
 #

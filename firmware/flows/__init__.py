@@ -4,7 +4,18 @@
 # leaves it (App._tidy), so a step taken a few times a session costs no heap the rest of it.
 import sys
 
+from firmware.compat import MICROPYTHON
+
 _PKG = "firmware.flows."
+_ROOMY = 64 * 1024   # free heap above which modules loaded for a moment stay compiled
+if MICROPYTHON:
+    import gc as _gc
+
+
+def roomy():
+    """Whether the heap has room to keep what it would forget (the flows of every hand, a
+    table read once a session): on a board with a big heap, nothing to gain by forgetting."""
+    return MICROPYTHON and _gc.mem_free() > _ROOMY
 
 
 def load(name):

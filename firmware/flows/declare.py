@@ -46,8 +46,8 @@ def _shanten():
     # the rules core counts how far the declared hand is from ready (错和 or 诈和): load that
     # now, with the heap collected, not after the tiles' garbage
     import gc
-    from firmware import app as a
-    a.make_room()
+    from firmware.scorebook import make_room
+    make_room()
     gc.collect()
     import rules_min.shanten  # noqa: F401
 
@@ -67,7 +67,7 @@ def _done(app):
 def preview(app, seat, entry):
     ev = {"declare": seat, "hand": entry.notation()}
     _shanten()
-    pay, err = app.preview(ev)
+    pay, err = app.book.preview(ev)
     if err:
         if err[0] == "is_a_win":
             app.say(T.IS_A_WIN)

@@ -78,7 +78,7 @@ def k_kong_how(app, key):
             app.show(_t(app, _KONG_NOT_SELF))
             return
         ev = {"kong": "direct", "seat": d["seat"], "from": c}
-    pay, err = app.preview(ev)
+    pay, err = app.book.preview(ev)
     if err:
         app.say(T.REFUSAL.get(err[0], T.REFUSED_GENERIC))
         return

@@ -68,7 +68,7 @@ def k_timeout(app, key):
         app.home()
     elif key == "#":
         ev = {"time_out": True}
-        pay, err = app.preview(ev)
+        pay, err = app.book.preview(ev)
         if err:
             app.say(T.REFUSED_GENERIC)
             return

@@ -118,7 +118,7 @@ def consequence(app, seat, pay):
     warning, a flag for the referee, a player barred from winning."""
     s = app.session
     h = app.hand
-    nflags, barred = app.tentative
+    nflags, barred = app.book.tentative
     lines = []
     if any(pay):
         lines += points_lines(app, pay)

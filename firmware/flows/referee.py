@@ -166,7 +166,7 @@ def k_corr_delta(app, key):
             rec = record.correction(app.device_id, d["seq"], d["seats"], d["deltas"], d["was"],
                                     "corrected at the table", "table PIN", app.now_s())
             app.j.append(record.encode(rec))
-            app.apply_correction(rec)
+            app.book.apply_correction(rec)
             app.home()
             app.say(T.SAVED)
 

@@ -95,11 +95,11 @@ def k_main(app, key):
     elif key == "D":
         app.go("more")
     elif key == "*" and app.events:
-        ev = app.undo()
+        ev = app.book.undo()
         app.d = {"redo": ev}   # the main screen says what went and that # puts it back
     elif key == "#" and app.d.get("redo") is not None:
         ev = app.d.pop("redo")
-        pay, err = app.preview(ev)
+        pay, err = app.book.preview(ev)
         if err:
             app.show(_t(app, _CANNOT_REDO))
             return

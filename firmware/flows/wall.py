@@ -63,7 +63,7 @@ def _next_seat(app, still, entries, i):
 
 
 def _preview(app, ev, seats):
-    pay, err = app.preview(ev)
+    pay, err = app.book.preview(ev)
     if err:
         app.home()
         app.say(T.REFUSAL.get(err[0], T.REFUSED_GENERIC))

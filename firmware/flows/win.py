@@ -186,7 +186,7 @@ def preview(app):
     """Score the win once; the confirmation screen shows that result and the record keeps it."""
     d = app.d
     ev = event(app)
-    pay, err = app.preview(ev, finish=app.session.rules != "guangdong", joining=d.get("same", False))
+    pay, err = app.book.preview(ev, finish=app.session.rules != "guangdong", joining=d.get("same", False))
     d["ok"] = list(app.session.nobody)    # an empty chair has nobody to confirm
     if err:
         d["err"] = err
@@ -228,7 +228,7 @@ def k_confirm(app, key):
         else:
             d["entry"].undo()
             app.to("tiles")
-            app.rebuild()   # the preview goes
+            app.book.rebuild()   # the preview goes
         return
     if key == "D":
         app.to("flags")
