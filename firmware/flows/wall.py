@@ -62,14 +62,14 @@ def _next_seat(app, still, entries, i):
     load("tiles").begin(app, e, who, done, back, owner="wall")
 
 
-def _preview(app, ev, seats):
+def _preview(app, ev, still):
     pay, err = app.book.preview(ev)
     if err:
         app.home()
         app.say(T.REFUSAL.get(err[0], T.REFUSED_GENERIC))
         return
     app.to("wall_ok")
-    app.d = {"event": ev, "pay": pay, "seats": seats}
+    app.d = {"event": ev, "pay": pay, "still": still}
 
 
 def s_wall_ok(app):
@@ -83,10 +83,10 @@ def k_wall_ok(app, key):
     if key == "#":
         app.confirm(d["event"])
     elif key == "*":
-        if d["seats"] is None:
+        if d["still"] is None:
             app.home()
         else:
-            still, entries = d["seats"]
+            still, entries = d["still"]
             entries[-1].undo()
             _next_seat(app, still, entries, len(entries) - 1)
 
