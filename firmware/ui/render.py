@@ -20,7 +20,7 @@
 #   r.set(model, scroll, lcd.band_rows); lcd.show(r.band)   # r.band(fb, y0) draws one band
 #
 # Fonts: firmware/ui/glyphs_12.py (128x64) and firmware/ui/glyphs_16.py (larger screens), built by
-# host_tools/glyphs.py. A character outside the subset is drawn as an empty box.
+# tools/glyphs.py. A character outside the subset is drawn as an empty box.
 #
 # Glyphs go to the target one of two ways, same pixels either way:
 #  - blit (target is a framebuf.FrameBuffer, or a subclass such as the SSD1306 driver): the glyph's
