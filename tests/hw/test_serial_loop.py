@@ -8,8 +8,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from host_tools.tags import LinkClient, open_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -64,8 +62,8 @@ def test_simulator_on_a_pty_runs_the_device_loop(tmp_path):
     assert "[Tag check]" in screens and "5m copy 1" in screens
 
 
-@pytest.mark.skipif(not MICROPYTHON.exists(), reason="micropython not in this venv")
 def test_micropython_link_device_runs_the_device_loop(tmp_path):
+    assert MICROPYTHON.exists(), "needs the MicroPython unix port at %s (make venv installs it)" % MICROPYTHON
     m, s = os.openpty()
     import tty
     tty.setraw(s)

@@ -110,8 +110,8 @@ def test_simulator_on_a_pty_with_the_cli(tmp_path):
     assert not os.path.exists(tmp_path / "marker")  # removed on exit
 
 
-@pytest.mark.skipif(not MICROPYTHON.exists(), reason="micropython not in this venv")
 def test_micropython_device_on_a_pty(tmp_path):
+    assert MICROPYTHON.exists(), "needs the MicroPython unix port at %s (make venv installs it)" % MICROPYTHON
     keys = write_keys(tmp_path / "keys.json", ["mp-1"])
     with MpDevice(tmp_path, script=SCEN / "penalties_declare.txt", keep=False) as mp:
         ser = sync.open_serial(mp.path)
@@ -144,8 +144,8 @@ def test_micropython_device_on_a_pty(tmp_path):
         assert st["rx_bad"] == 0 and st["acked"] == n + 1 and st["link_static"] > 0
 
 
-@pytest.mark.skipif(not MICROPYTHON.exists(), reason="micropython not in this venv")
 def test_micropython_device_refuses_a_second_key_and_rekeys(tmp_path):
+    assert MICROPYTHON.exists(), "needs the MicroPython unix port at %s (make venv installs it)" % MICROPYTHON
     keys = str(tmp_path / "keys.json")
     with MpDevice(tmp_path, keep=True, stats=False) as mp:
         ser = sync.open_serial(mp.path)
@@ -166,8 +166,8 @@ def test_micropython_device_refuses_a_second_key_and_rekeys(tmp_path):
     assert raw[4:36].hex() == k["mp-1"]
 
 
-@pytest.mark.skipif(not MICROPYTHON.exists(), reason="micropython not in this venv")
 def test_micropython_device_sets_aside_and_remembers_it(tmp_path):
+    assert MICROPYTHON.exists(), "needs the MicroPython unix port at %s (make venv installs it)" % MICROPYTHON
     keys = write_keys(tmp_path / "keys.json", ["mp-1"])
     quar = str(tmp_path / "q")
     with MiniServer({"mp-1": key_for("mp-1")}) as srv:
