@@ -81,7 +81,7 @@ def colors565(swap=False):
 
 
 class Font:
-    """A glyph module (firmware/glyphs_NN.py) and the buffers to draw its glyphs from."""
+    """A glyph module (firmware/ui/glyphs_NN.py) and the buffers to draw its glyphs from."""
 
     def __init__(self, mod):
         self.size = mod.SIZE
