@@ -14,7 +14,7 @@
 # Inputs of the wrong kind for the current step get a message and change nothing. An exception
 # in a handler puts the app back on its main screen with the journal untouched; the hand in
 # progress keeps the events already confirmed.
-from firmware import flows, states as S
+from firmware import flows, heap, states as S
 from firmware.scorebook import ScoreBook, record_module
 from firmware.ui import layout, texts as T
 
@@ -50,6 +50,8 @@ class App:
         from firmware import replay
         if replay.resume(self.book):  # a session in the journal: back to it after a reboot
             self.home()
+        replay = None
+        heap.done_with("firmware.replay")
 
     # the hand in progress, for screens, the simulator and tests (the flows change it through
     # self.book)
@@ -95,7 +97,7 @@ class App:
         # leaving: the current one too (the step is over, what comes next was handed to later)
         cur = None if leaving else S.flow_of(self.state)
         owner = self.d.get("owner")
-        roomy = flows.roomy()
+        roomy = heap.roomy()
         for name, states in S.FLOWS:
             if name != cur and name != owner and name not in S.RESIDENT and flows.loaded(name):
                 if roomy and name in S.EVERY_HAND:

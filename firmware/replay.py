@@ -2,7 +2,7 @@
 # and corrections for the totals, who sits where, the hand being played), and its closing record
 # if the power died before it was written. The App runs it once, as it starts; it reads the
 # records the score book (firmware/scorebook.py) wrote.
-from firmware import flows
+from firmware import heap
 from firmware.scorebook import config_module, keyed_text, preload, record_module, open_session
 
 
@@ -45,7 +45,7 @@ def resume(book):
             app.session.ended = app.session.ended or "hands"
             closed = True
     config = record = None
-    flows.forget("protocol.config")
+    heap.forget("protocol.config")
     s = app.session
     if s is None:
         return False

