@@ -27,8 +27,8 @@
 import gc
 import sys
 
-from firmware.tags import tile_tag
 from firmware.compat import sleep_ms, ticks_diff, ticks_ms
+from firmware.tags import tile_tag
 from firmware.tags.mode import TagsMode, attach
 
 OK = 0
@@ -76,7 +76,7 @@ class Device:
         self.tags = TagsMode(self)
         if hasattr(app, "fit"):
             app.fit(hw.display)  # the app lays its screens out in pages for this display
-        self.link = None  # firmware.link.engine.Link: polled every step, its TAGS requests to self.tags
+        self.link = None  # firmware/link/engine.py's Link: polled every step, TAGS requests to self.tags
         if link is not None:
             self.attach(link)
         self.buf = bytearray(16)
