@@ -4,7 +4,7 @@
 #
 #   book = ScoreBook(app)          # app: its journal app.j, app.session, clock() and now_s(),
 #                                  # and leave_setup() as a session opens
-#   book.start(cfg)                # a session from a checked config: its record, then play
+#   book.start(cfg)                # a session from the host's config (checked): its record, then play
 #   replay.resume(book)            # after a reboot: the session and its totals from the journal
 #   pay, err = book.preview(ev)    # ev applied to the hand in progress, not yet confirmed
 #   book.confirm(ev)               # it happened: True when that ended the hand (then committed)
