@@ -28,7 +28,9 @@ def forget(full):
 
 
 def done_with(full):
-    """Forget a module that ran once (at boot) on a board; on CPython the tests and the host's
-    tools in the same process keep it."""
-    if MICROPYTHON:
+    """Forget a module that ran once (at boot) when its code is in the heap: loaded from an .mpy
+    file. Frozen, its code is in flash and forgetting it would only leave holes in the heap; on
+    CPython the tests and the host's tools in the same process keep it."""
+    m = sys.modules.get(full)
+    if MICROPYTHON and m is not None and getattr(m, "__file__", "").endswith(".mpy"):
         forget(full)

@@ -18,6 +18,7 @@
 # event would commit while the screen asks (journal.prepare), and the last key commits it in
 # one small write (journal.commit) when the hand is still as it was.
 from firmware import heap
+from firmware.compat import MICROPYTHON
 from firmware.session import WINDS, Session
 
 _ROOM_FOR_WINS = 450   # bytes kept free in a hand's record for the wins still to come (~150 each)
@@ -41,7 +42,8 @@ def make_room():
     """Forget protocol/record.py until the next record is built (it comes back then): a declared
     win needs rules_min/shanten.py's ~11K beside the hand (firmware/flows/declare.py) on the
     unix port's 256K heap."""
-    heap.done_with("protocol.record")   # on CPython the host's tools in the same process keep it
+    if MICROPYTHON:   # on CPython the host's tools in the same process keep using it: no heap to save
+        heap.forget("protocol.record")
 
 
 class ScoreBook:
