@@ -3,7 +3,7 @@ to the stage's standings. Worked by hand."""
 import pytest
 
 from host_tools.tournament.model import TournamentError
-from host_tools.tournament.scoring import (
+from host_tools.tournament.formats.sichuan_003 import (
     SichuanGame as G,
     SichuanLine as L,
     sichuan_final,

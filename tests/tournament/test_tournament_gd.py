@@ -4,7 +4,7 @@ from fractions import Fraction as F
 import pytest
 
 from host_tools.tournament.model import TableResult, TournamentError
-from host_tools.tournament.scoring import (
+from host_tools.tournament.formats.guangdong_004 import (
     MissingCarryRatio,
     carry_ratio_value,
     gd_final_standings,

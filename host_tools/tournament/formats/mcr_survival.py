@@ -1,11 +1,18 @@
-"""The survival event (seed 000 §三.2 勇者争先赛), replayed from its draw, the tables the referee
-confirmed and their counted hand records, by ``host_tools.tournament.survival_live`` (the rules
-and their decisions are there and in ``rules_min.survival``).
+"""Chinese Official survival event (勇者争先赛, seed 000 §三.2): the players who are not in the
+individual final start at 50, play until one at the table is out, and are re-tabled as tables
+end; hands count x2 from 30 minutes, x4 from 60, ...; the last table's four are placed by the
+seed's tie rules. No sessions, seating or time limit: tables are formed and confirmed while the
+event runs, and penalties are keyed at the table.
+
+The rules and their decisions are in ``rules_min.survival`` (the numbers the box shares),
+``host_tools.tournament.survival`` (one table, re-tabling) and ``survival_live`` (the live event:
+proposals, confirmations, placings, replay from records). Here: ``FORMAT``, whose results replay
+the event from its draw, the tables the referee confirmed and their counted hand records:
 
 * Every confirmed table is a session of the boxes: session = the table's number in the event
-  (confirmation order), table = the hall table it plays at (``survival.models``). Its hands are
-  the counted records of that (session, table): integrity, quarantine and corrections as in
-  every format. A correction changes the win's part; the penalties stay as keyed.
+  (confirmation order), table = the hall table it plays at. Its hands are the counted records
+  of that (session, table): integrity, quarantine and corrections as in every format. A
+  correction changes the win's part; the penalties stay as keyed.
 * A hand's multiplier is the one in force at its dice roll (the record's ``hand_start``, epoch
   seconds) counted from the event's start (the ``start_time`` setting). A box record without
   ``hand_start`` does not count (its multiplier is unknown) and is listed for the referee.
@@ -13,17 +20,17 @@ and their decisions are there and in ``rules_min.survival``).
   hand before it (the table's confirmation for the first), and the problems say so.
 * The box's ``multiplier`` and ``scores`` are cross-checks: a difference is a problem, the
   server's count stands. ``session_end.match_scores`` are the hands' deltas as in every format.
-* Off-table penalties are refused for this format: its penalties are keyed at the table.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from host_tools.tournament.exports import format_score
-from host_tools.tournament.model import Standing, TournamentError
-from host_tools.tournament.survival import START_SCORE
-from host_tools.tournament.survival_live import StoredTable, SurvivalEvent, hand_from_record, replay
+from ..exports import format_score
+from ..model import Standing, TournamentError
+from ..survival import START_SCORE
+from ..survival_live import StoredTable, SurvivalEvent, hand_from_record, replay
+from .base import MAX_NUMBER, TOURNAMENT_ID, Event, Format, Outcome, Setting, SettingsInvalid
 
 TITLES = ("冠军", "亚军", "季军", "殿军")  # §三.2.5: the last table's four by score
 
@@ -53,16 +60,17 @@ class Live:
         return out
 
 
-def _undrawn(snap, tables, problems) -> tuple:
-    names = snap.names()
-    entrants = [p["id"] for p in snap.players if not p["substitute"]]
+def _undrawn(event: Event, problems: list) -> Outcome:
+    tables = event.tables
+    names = event.names()
+    entrants = [p["id"] for p in event.players if not p["substitute"]]
     if any(tb.hands for tb in tables.values()):
         problems.append("hands were uploaded but the survival event is not drawn yet: they do not count")
     rows = [{"rank": None, "player": p, "name": names.get(p, ""), "score": format_score(START_SCORE), "status": "waiting",
              "table": None, "hall_table": None} for p in entrants]
     standings = [Standing(0, p, None, START_SCORE, ()) for p in entrants]
-    return standings, rows, {}, {}, None, {"survival": {"drawn": False, "start_time": snap.tournament["settings"].get("start_time"),
-                                                         "ended": False, "tables": [], "podium": []}, "live": None}
+    return Outcome(standings, rows, {}, {}, None, {"survival": {"drawn": False, "start_time": event.settings.get("start_time"),
+                                                                "ended": False, "tables": [], "podium": []}})
 
 
 def _record(h, extra: dict, start: Optional[int]) -> dict:
@@ -121,38 +129,63 @@ def _table_json(ev: SurvivalEvent, row, names: dict) -> dict:
     return out
 
 
-def survival(snap, tables, problems) -> tuple:
-    data = snap.survival
-    if data is None or data.ranked is None:
-        return _undrawn(snap, tables, problems)
-    names = snap.names()
-    start = snap.tournament["settings"].get("start_time")
-    if start is None:
-        start = data.tables[0].confirmed_at if data.tables else 0
-    stored, checks, used = _stored(data, tables, problems)
-    for (s, t), tb in sorted(tables.items()):
-        if (s, t) not in used and tb.hands:
-            problems.append("records of session %d table %d belong to no confirmed survival table (session = the table's number in the event, "
-                            "table = its hall table): not counted" % (s, t))
-    ev = replay(data.ranked, start, stored)
-    problems.extend(ev.problems)
-    for (n, hand), (seats, shown) in sorted(checks.items()):
-        lt = ev.tables.get(n)
-        log = next((x for x in lt.table.logs if x.hand == hand), None) if lt is not None else None
-        if log is not None and [log.after.get(p) for p in seats] != list(shown):
-            problems.append("table %d hand %d: the box showed scores %s, the server counts %s" % (n, hand, list(shown), [log.after.get(p) for p in seats]))
-    hall = {r.number: r.hall_table for r in data.tables}
-    rows = []
-    for line in ev.standings():
-        rows.append({"rank": line.place, "player": line.player, "name": names.get(line.player, ""), "score": format_score(line.score),
-                     "status": line.status, "table": line.table, "hall_table": hall.get(line.table) if line.status == "playing" else None})
-    standings = [Standing(line.place or 0, line.player, None, line.score, ()) for line in ev.standings()]
-    podium = []
-    if ev.ended:
-        for i, x in enumerate(ev.ranking()[:4]):
-            podium.append({"place": x.place, "title": TITLES[x.place - 1] if x.place <= 4 else "", "player": x.player,
-                           "name": names.get(x.player, ""), "score": format_score(x.score)})
-    doc = {"drawn": True, "source": data.source, "start_time": start, "ended": ev.ended, "entrants": len(ev.ranked),
-           "still_in": 0 if ev.ended else len(ev.alive()), "tables": [_table_json(ev, r, names) for r in data.tables], "podium": podium}
-    live = Live(ev, list(data.ranked), start, stored, list(data.tables), hall)
-    return standings, rows, {}, {}, None, {"survival": doc, "live": live}
+class McrSurvival(Format):
+    name = "mcr_survival"
+    rules = "mcr"
+    title = "Chinese Official survival event 勇者争先赛 (seed 000)"
+    # start_time: 比赛开始 (epoch seconds; the first confirmed tables set it when empty);
+    # individual: the individual event (a survival_source format) whose preliminary ranking gives
+    # the draw; finalists: its players in the individual final, who do not enter
+    settings = (Setting("start_time", None, optional=True), Setting("individual", None, optional=True, **TOURNAMENT_ID),
+                Setting("finalists", 16))
+    seating = ("draw", "rank")
+    every_hand = True
+    live_tables = True
+    standings_view = "survival"
+
+    def minutes(self, settings=None) -> Optional[int]:
+        return None  # the event plays until the last table's bust
+
+    def check_together(self, s: dict) -> None:
+        if not 0 <= s["finalists"] <= MAX_NUMBER:
+            raise SettingsInvalid("finalists (players of the individual final, who do not enter) must be 0..10000")
+
+    def results(self, event: Event, problems: list) -> Outcome:
+        tables = event.tables
+        data = event.survival
+        if data is None or data.ranked is None:
+            return _undrawn(event, problems)
+        names = event.names()
+        start = event.settings.get("start_time")
+        if start is None:
+            start = data.tables[0].confirmed_at if data.tables else 0
+        stored, checks, used = _stored(data, tables, problems)
+        for (s, t), tb in sorted(tables.items()):
+            if (s, t) not in used and tb.hands:
+                problems.append("records of session %d table %d belong to no confirmed survival table (session = the table's number in the event, "
+                                "table = its hall table): not counted" % (s, t))
+        ev = replay(data.ranked, start, stored)
+        problems.extend(ev.problems)
+        for (n, hand), (seats, shown) in sorted(checks.items()):
+            lt = ev.tables.get(n)
+            log = next((x for x in lt.table.logs if x.hand == hand), None) if lt is not None else None
+            if log is not None and [log.after.get(p) for p in seats] != list(shown):
+                problems.append("table %d hand %d: the box showed scores %s, the server counts %s" % (n, hand, list(shown), [log.after.get(p) for p in seats]))
+        hall = {r.number: r.hall_table for r in data.tables}
+        rows = []
+        for line in ev.standings():
+            rows.append({"rank": line.place, "player": line.player, "name": names.get(line.player, ""), "score": format_score(line.score),
+                         "status": line.status, "table": line.table, "hall_table": hall.get(line.table) if line.status == "playing" else None})
+        standings = [Standing(line.place or 0, line.player, None, line.score, ()) for line in ev.standings()]
+        podium = []
+        if ev.ended:
+            for i, x in enumerate(ev.ranking()[:4]):
+                podium.append({"place": x.place, "title": TITLES[x.place - 1] if x.place <= 4 else "", "player": x.player,
+                               "name": names.get(x.player, ""), "score": format_score(x.score)})
+        doc = {"drawn": True, "source": data.source, "start_time": start, "ended": ev.ended, "entrants": len(ev.ranked),
+               "still_in": 0 if ev.ended else len(ev.alive()), "tables": [_table_json(ev, r, names) for r in data.tables], "podium": podium}
+        live = Live(ev, list(data.ranked), start, stored, list(data.tables), hall)
+        return Outcome(standings, rows, {}, {}, None, {"survival": doc}, live)
+
+
+FORMAT = McrSurvival()
