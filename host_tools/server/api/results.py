@@ -7,7 +7,7 @@ from ninja import Router
 from ninja.errors import HttpError
 
 from host_tools.server.results import cache, exports
-from host_tools.server.tournaments import actions, formats
+from host_tools.server.tournaments import formats
 from host_tools.tournament.model import TournamentError
 
 from .schemas import Error

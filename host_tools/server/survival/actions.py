@@ -50,7 +50,8 @@ def is_survival(t: Tournament) -> bool:
 def survival_tournament(tid: str) -> Tournament:
     t = get(tid)
     if not is_survival(t):
-        raise Invalid("tournament %s is not a survival event (format %s)" % (tid, t.format))
+        kinds = ", ".join(f.name for f in formats.registry.all() if f.live_tables)
+        raise Invalid("tournament %s is not a survival event (format %s)" % (tid, kinds))
     return t
 
 
