@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence
 
+from protocol.config import NUMBER_MAX as MAX_NUMBER  # sessions and tables: 1..MAX_NUMBER
 from rules_min import tournament as numbers
 
 from ..model import LateRuling, TournamentError, minutes as exact_minutes
 
-MAX_NUMBER = 10000  # sessions and tables are numbered 1..MAX_NUMBER (protocol/config.py NUMBER_MAX)
-SETTING_MAX = 2**40
+SETTING_MAX = 2**40  # a count setting (a whole number the organizer types)
 
 
 class SettingsInvalid(TournamentError):

@@ -193,7 +193,7 @@ class Guangdong004(Format):
 
     def check_together(self, s: dict) -> None:
         if not 1 <= s["prelim_sessions"] <= MAX_NUMBER:
-            raise SettingsInvalid("prelim_sessions must be 1..10000")
+            raise SettingsInvalid("prelim_sessions must be 1..%d" % MAX_NUMBER)
 
     def results(self, event: Event, problems: list) -> Outcome:
         """The preliminary standings until the final session (one table) has results; then the

@@ -127,7 +127,7 @@ class Mcr000(Format):
 
     def check_together(self, s: dict) -> None:
         if not 1 <= s["prelim_sessions"] <= MAX_NUMBER or s["finalists"] < 4:
-            raise SettingsInvalid("prelim_sessions must be 1..10000 and finalists at least 4")
+            raise SettingsInvalid("prelim_sessions must be 1..%d and finalists at least 4" % MAX_NUMBER)
 
     def results(self, event: Event, problems: list) -> Outcome:
         """The preliminary sessions' standings until the final sessions have results; then the

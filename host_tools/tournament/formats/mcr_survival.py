@@ -148,7 +148,7 @@ class McrSurvival(Format):
 
     def check_together(self, s: dict) -> None:
         if not 0 <= s["finalists"] <= MAX_NUMBER:
-            raise SettingsInvalid("finalists (players of the individual final, who do not enter) must be 0..10000")
+            raise SettingsInvalid("finalists (players of the individual final, who do not enter) must be 0..%d" % MAX_NUMBER)
 
     def results(self, event: Event, problems: list) -> Outcome:
         tables = event.tables
