@@ -2,7 +2,6 @@
 to the stage's standings. Worked by hand."""
 import pytest
 
-from host_tools.tournament.model import TournamentError
 from host_tools.tournament.formats.sichuan_003 import (
     SichuanGame as G,
     SichuanLine as L,
@@ -13,6 +12,7 @@ from host_tools.tournament.formats.sichuan_003 import (
     sichuan_stage2,
     sichuan_top_per_table,
 )
+from host_tools.tournament.model import TournamentError
 
 
 def test_rulings():

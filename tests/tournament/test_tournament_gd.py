@@ -3,7 +3,6 @@ from fractions import Fraction as F
 
 import pytest
 
-from host_tools.tournament.model import TableResult, TournamentError
 from host_tools.tournament.formats.guangdong_004 import (
     MissingCarryRatio,
     carry_ratio_value,
@@ -12,6 +11,7 @@ from host_tools.tournament.formats.guangdong_004 import (
     gd_session,
     gd_standings,
 )
+from host_tools.tournament.model import TableResult, TournamentError
 from host_tools.tournament.seating import final_seating
 
 
