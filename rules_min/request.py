@@ -6,7 +6,7 @@ from rules_min import jsonout as J
 from rules_min import mcr
 from rules_min import mcr_table as T
 from rules_min.notation_quick import parse  # the box reads hands with notation.parse
-from rules_min.mcr_pay import payments
+from rules_min.mcr_pay import MIN_FANS, payments
 from rules_min.win_flags import check as check_win_flags
 
 MAX_LINE = 2048  # a request is ~250 bytes; longer lines are refused before parsing
@@ -78,8 +78,8 @@ def _mcr(req):
         n = shanten(counts, len(melds) // 3)
         return None, n
     out = _fan_list(ft, fl)
-    out += b'], "total": %d, "meets_minimum": %s' % (total + fl, b"true" if total >= 8 else b"false")
-    if winner is not None and total >= 8:
+    out += b'], "total": %d, "meets_minimum": %s' % (total + fl, b"true" if total >= MIN_FANS else b"false")
+    if winner is not None and total >= MIN_FANS:
         p = payments(total + fl, winner, discarder)
         if misnamed and discarder is not None:   # seed 001 §四.8: the caller pays for all three
             for s in range(4):

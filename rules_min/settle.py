@@ -287,7 +287,7 @@ class Hand:
         # seed 000 §二.14: out on a kong's replacement that was a flower is no 杠上开花
         ft, total = mcr.score(melds, counts, win, src is None, last_kind, last_tile, kong and not flower,
                               seat_wind, self.prevalent, mixed)
-        if ft is None or total < 8:
+        if ft is None or total < mcr_pay.MIN_FANS:
             raise _err(i, "not_win", "not a win of 8 fans: key it in as a declared win")
         from rules_min import mcr_table
         fans = _ids(ft, mcr_table.NUM_FANS)
@@ -435,7 +435,7 @@ class Hand:
         melds, counts, win, letters = self._hand(i, ev)
         if self.rules == "mcr":
             seat_wind = 27 + (s - self.dealer) % 4
-            from rules_min import mcr
+            from rules_min import mcr, mcr_pay
             ft, total = mcr.score(melds, counts, win, False, False, False, False, seat_wind, self.prevalent)
         elif self.rules == "sichuan":
             ft, total = sichuan.score(melds, counts, win)
@@ -447,7 +447,7 @@ class Hand:
             if row >= 0 and table[row][0] == guangdong.CHICKEN:
                 row = -1   # a chicken hand cannot be declared on a discard
             ft, total = (None, 0) if row < 0 else (row, 8)
-        if ft is not None and (total >= 8 or self.rules != "mcr"):
+        if ft is not None and (self.rules != "mcr" or total >= mcr_pay.MIN_FANS):
             raise _err(i, "is_a_win", "the declared hand is a win: key it in as a win")
         # shanten is imported here, not with the module: most sessions never declare a hand, and
         # held all session it costs the box 11K (every scenario then needs a bigger heap). The

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from host_tools.server.contract import BadRecord
+from rules_min import keyed
 
 KIND_FIELDS = {
     "session": ("v", "kind", "tournament", "session", "table", "rules", "seats", "first_dealer", "time"),
@@ -27,7 +28,8 @@ MAX_ID = 64
 SMALL = 10000  # sessions and tables, as protocol/config.py has them
 POINTS = 10**9
 TIME_MAX = 2**40
-SICHUAN_TIERS = {"tier1": 20, "tier2": 50}
+# Sichuan's tier 1 and 2 penalties deduct fixed points (seed 003 §二): the rules core's
+SICHUAN_TIERS = {k: keyed.spec(k, "sichuan")[1] for k in ("tier1", "tier2")}
 
 
 def check(b: dict) -> None:

@@ -7,7 +7,7 @@ from ninja import Router
 from ninja.errors import HttpError
 
 from host_tools.server.results import cache, exports
-from host_tools.server.tournaments import actions
+from host_tools.server.tournaments import formats
 from host_tools.tournament.model import TournamentError
 
 from .schemas import Error
@@ -88,7 +88,7 @@ def player_hands(request, tid: str, pid: str):
 def awards_json(res) -> dict:
     from host_tools.tournament import awards as awards_mod
 
-    if res.tournament["format"] not in ("mcr_000", "mcr_swiss_001"):
+    if not formats.get(res.tournament["format"]).awards:
         raise TournamentError("awards are defined for the Chinese Official formats (seed 000)")
     sessions = res.tournament["settings"].get("prelim_sessions", res.extra.get("sessions", 0)) or 0
     prelim = [s for s in (res.prelim or res.standings) if s.player not in res.disqualified]

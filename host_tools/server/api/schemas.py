@@ -11,7 +11,8 @@ from typing import Annotated, Any, Literal, Optional, Union
 from ninja import Schema
 from pydantic import AfterValidator, ConfigDict, Field, StrictBool, StrictInt
 
-from host_tools.server.tournaments.formats import FORMATS, MAX_SESSION, MAX_TABLE
+from host_tools.server.tournaments import formats
+from host_tools.server.tournaments.formats import MAX_SESSION, MAX_TABLE
 from protocol import config as pconfig
 
 
@@ -41,7 +42,7 @@ Session = Annotated[StrictInt, Field(ge=1, le=MAX_SESSION)]
 TableNo = Annotated[StrictInt, Field(ge=1, le=MAX_TABLE)]
 Points = Annotated[StrictInt, Field(ge=-10**9, le=10**9)]
 Seat = Annotated[StrictInt, Field(ge=0, le=3)]
-Format = Literal[tuple(FORMATS)]  # type: ignore[valid-type]
+Format = Literal[formats.names()]  # type: ignore[valid-type]
 
 
 class Strict(Schema):

@@ -84,7 +84,7 @@ def enter_hand(actor: str, tid: str, session: int, table: int, number: int, seat
     from rules_min.settle_request import settle
 
     t = get(tid)
-    rules = formats.RULES[t.format]
+    rules = formats.of(t).rules
     if not 1 <= session <= formats.MAX_SESSION or not 1 <= table <= formats.MAX_TABLE or not 1 <= number <= 10000:
         raise Invalid("session and table must be 1..10000, the hand 1..10000")
     if not isinstance(seats, list) or len(seats) != 4:

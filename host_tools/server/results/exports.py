@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from host_tools.server import numeric
+from host_tools.server.tournaments import formats
 from host_tools.tournament import exports as texports
 from host_tools.tournament.awards import HandRecord
 from host_tools.tournament.exports import format_score
@@ -51,8 +52,7 @@ def _csv(header, rows) -> str:
 
 
 def standings_csv(res) -> str:
-    fmt = res.tournament["format"]
-    if fmt in ("sichuan_003", "mcr_survival"):
+    if formats.get(res.tournament["format"]).standings_view != "sessions":  # stages, survival: their rows as they are
         cols = [c for c in (res.rows[0].keys() if res.rows else ("rank", "player", "name")) if c != "sessions"]
         return _csv(cols, [[cell(r.get(c)) for c in cols] for r in res.rows])
     names = {cell(p): cell(n) for p, n in res.names().items()}
@@ -92,12 +92,12 @@ def split_name(name: str) -> tuple[str, str]:
 
 
 def ema_csv(res) -> str:
-    fmt = res.tournament["format"]
-    if fmt not in ("mcr_000", "mcr_swiss_001"):
+    fmt = formats.get(res.tournament["format"])
+    if not fmt.ema_sheet:
         raise TournamentError("the EMA results sheet is for Chinese Official (MCR) tournaments")
     info = {p["id"]: p for p in res.snapshot.players}
     st = [s for s in res.standings if s.player not in res.disqualified]
-    base = res.tournament["settings"].get("base", 0) if fmt == "mcr_swiss_001" else 0
+    base = fmt.match_base(res.tournament["settings"])
     rows = []
     for i, s in enumerate(st):
         p = info.get(s.player, {"name": s.player, "ema_id": "", "country": ""})

@@ -209,6 +209,7 @@ def load(tid: str) -> Snapshot:
     from django.db import connection
 
     from host_tools.server.boxes.models import Correction, Device, Hand, Record, Ruling
+    from host_tools.server.tournaments import formats
     from host_tools.server.tournaments.models import Absence, Penalty, Player, Playoff, SeatingTable, SessionStart, Tournament
 
     t = Tournament.objects.values("id", "name", "format", "settings", "results_version").get(id=tid)
@@ -221,7 +222,7 @@ def load(tid: str) -> Snapshot:
             "seating__session", "table", "players"):
         seatings.setdefault(s, {})[table] = list(ps)
     survival = None
-    if t["format"] == "mcr_survival":  # its tables are confirmed live, not seated per session
+    if formats.get(t["format"]).live_tables:  # its tables are confirmed live, not seated per session
         from host_tools.server.survival import snapshot as survival_snapshot
         survival = survival_snapshot.load(tid)
         if survival.tables:

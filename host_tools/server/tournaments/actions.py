@@ -261,7 +261,7 @@ def generate(t: Tournament, session: int, method: str, ranked: list[str], histor
     if method not in METHODS:
         raise Invalid("method must be one of %s" % ", ".join(METHODS))
     by_draw, by_rank = field_for(t, session, ranked)
-    allow_three = formats.ALLOW_THREE.get(t.format, False)
+    allow_three = formats.of(t).allow_three
     info: dict = {}
     try:
         if method == "draw":

@@ -42,11 +42,13 @@ def set_start(actor: str, tid: str, session: int, at: Optional[int] = None) -> S
 
 def deadline(t: Tournament, start: int) -> Optional[int]:
     """When time is called for a session of this tournament that started at ``start``; None
-    for a format without a time limit (the survival event plays until the last bust)."""
-    if t.format == "mcr_survival":
+    without a time limit (the survival event plays until the last bust; Sichuan has none unless
+    the organizer sets one)."""
+    minutes = formats.of(t).minutes(t.settings)
+    if minutes is None:
         return None
     try:
-        return timing.deadline(start, formats.SESSION_MINUTES[t.format])
+        return timing.deadline(start, minutes)
     except TournamentError:
         return None
 
@@ -58,4 +60,4 @@ def ends_at(t: Tournament, session: int) -> Optional[int]:
 
 def as_dict(t: Tournament, session: int) -> dict:
     at = SessionStart.objects.filter(tournament=t, session=session).values_list("at", flat=True).first()
-    return {"session": session, "at": at, "ends_at": None if at is None else deadline(t, at), "minutes": formats.SESSION_MINUTES[t.format]}
+    return {"session": session, "at": at, "ends_at": None if at is None else deadline(t, at), "minutes": formats.of(t).minutes(t.settings)}

@@ -6,7 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from .formats import FORMATS, MAX_SESSION, TITLES
+from . import formats
+from .formats import MAX_SESSION
 
 ID_MAX = 64
 
@@ -14,7 +15,7 @@ ID_MAX = 64
 class Tournament(models.Model):
     id = models.CharField(_("id"), max_length=ID_MAX, primary_key=True)
     name = models.CharField(_("name"), max_length=200)
-    format = models.CharField(_("format"), max_length=20, choices=[(k, TITLES[k]) for k in FORMATS])
+    format = models.CharField(_("format"), max_length=20, choices=formats.choices())
     settings = models.JSONField(_("settings"), default=dict)
     # bumped by every change that feeds the results (uploads, rulings, penalties...): the
     # standings cache is keyed by it (results.cache)

@@ -9,7 +9,8 @@ from django import forms
 from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 
-from host_tools.server.tournaments.formats import FORMATS, MAX_SESSION, MAX_TABLE, TITLES
+from host_tools.server.tournaments import formats
+from host_tools.server.tournaments.formats import MAX_SESSION, MAX_TABLE
 
 ident = RegexValidator(r"^[^\x00-\x20\x7f]{1,64}$", _("1-64 characters, no spaces or control characters"))
 player_id = RegexValidator(r"^[^\x00-\x20\x7f/]{1,16}$", _("1-16 characters, no spaces, / or control characters"))
@@ -19,26 +20,29 @@ slug = RegexValidator(r"^[A-Za-z0-9_.-]{1,64}$", _("letters, digits, . _ - only"
 class TournamentForm(forms.Form):
     id = forms.CharField(label=_("Id (in URLs and on the boxes)"), max_length=64, validators=[slug])
     name = forms.CharField(label=_("Name"), max_length=200)
-    format = forms.ChoiceField(label=_("Format"), choices=[(k, TITLES[k]) for k in FORMATS])
+    format = forms.ChoiceField(label=_("Format"), choices=formats.choices())
 
 
 class SettingsForm(forms.Form):
-    """One field per setting of the tournament's format."""
+    """One field per setting of the tournament's format (its check is the format's, when the
+    settings are saved); a setting that may be empty (None) may be left empty here."""
 
     LABELS = {"prelim_sessions": _("Preliminary sessions"), "finalists": _("Finalists"), "base": _("Starting score (base)"),
               "stage2_quota": _("Stage 2: players who advance"), "carry_ratio": _("Final: carry ratio (e.g. 1/2 or 0.3)"),
-              "start_time": _("Event start (Unix time)"), "individual": _("Individual event (its preliminary ranking gives the draw)")}
+              "start_time": _("Event start (Unix time)"), "individual": _("Individual event (its preliminary ranking gives the draw)"),
+              "minutes": _("Time limit of a session in minutes (empty: none)")}
 
     def __init__(self, fmt: str, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["name"] = forms.CharField(label=_("Name"), max_length=200)
-        for k, default in FORMATS[fmt].items():
-            if k == "carry_ratio":
+        for s in formats.registry.get(fmt).settings:
+            k = s.name
+            if s.kind == "ratio":
                 self.fields[k] = forms.CharField(label=self.LABELS[k], required=False, max_length=30)
-            elif k == "individual":
+            elif s.kind == "tournament":
                 self.fields[k] = forms.CharField(label=self.LABELS[k], required=False, max_length=64, validators=[ident])
             else:
-                self.fields[k] = forms.IntegerField(label=self.LABELS[k], required=default is None, min_value=0, max_value=2**40)
+                self.fields[k] = forms.IntegerField(label=self.LABELS[k], required=not s.optional, min_value=0, max_value=2**40)
 
     def settings(self) -> dict:
         return {k: (v if v != "" else None) for k, v in self.cleaned_data.items() if k != "name"}

@@ -1,4 +1,4 @@
-"""What every page needs: the tournament, the viewer's role in it, and role checks."""
+"""What every page needs: the tournament, its format, the viewer's role in it, and role checks."""
 from __future__ import annotations
 
 from functools import wraps
@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from host_tools.server import errors
 from host_tools.server.results import cache
-from host_tools.server.tournaments import permissions
+from host_tools.server.tournaments import formats, permissions
 from host_tools.server.tournaments.models import Tournament
 
 
@@ -23,7 +23,8 @@ def tournament_or_404(tid: str) -> Tournament:
 
 def page(request, template: str, t: Tournament | None = None, section: str = "", **ctx):
     role = permissions.role_in(request.user, t.id) if t is not None else None
-    return render(request, template, dict(ctx, tournament=t, role=role, section=section))
+    fmt = formats.of(t) if t is not None else None  # what the templates ask of the format
+    return render(request, template, dict(ctx, tournament=t, fmt=fmt, role=role, section=section))
 
 
 def result(t: Tournament):

@@ -29,14 +29,13 @@ def index(request):
 def home(request, tid):
     t = tournament_or_404(tid)
     seatings = list(Seating.objects.filter(tournament=t).order_by("session"))
-    return page(request, "web/home.html", t, "home", seatings=seatings, format_title=formats.TITLES[t.format])
+    return page(request, "web/home.html", t, "home", seatings=seatings, format_title=formats.of(t).title)
 
 
 def standings(request, tid):
     t = tournament_or_404(tid)
     res = result(t)
-    std = t.format in ("mcr_000", "mcr_swiss_001")
-    return page(request, "web/standings.html", t, "standings", res=res, rows=res.rows, std=std, refresh=REFRESH,
+    return page(request, "web/standings.html", t, "standings", res=res, rows=res.rows, std=formats.of(t).standard, refresh=REFRESH,
                 waiting=sum(1 for q in res.quarantine if not q["accepted"] and not q["rejected"]), projector=request.GET.get("projector") == "1",
                 updated=time.strftime("%H:%M:%S"))
 
@@ -50,8 +49,8 @@ def board(request, tid):
     seat = Seating.objects.filter(tournament=t, session=current).first()
     seated = {x.table: x.players for x in seat.tables.all()} if seat else {}
     box_by_table = {b["table"]: b for b in boxes.status(t.id) if b["table"] is not None}
-    minutes = formats.SESSION_MINUTES[t.format]
-    rules = formats.RULES[t.format]
+    fmt = formats.of(t)
+    minutes = fmt.minutes(t.settings)
     names = res.names()
     cards = []
     now = int(time.time())
@@ -64,7 +63,7 @@ def board(request, tid):
         if deadline is not None:
             left = None if tb and tb.end else max(0, deadline - now) // 60
         else:
-            left = None if started is None or (tb and tb.end) else max(0, minutes * 60 - (now - started)) // 60
+            left = None if started is None or (tb and tb.end) or minutes is None else max(0, minutes * 60 - (now - started)) // 60
         probs = []
         if tb is not None:
             from host_tools.server.results.compute import table_problems
@@ -77,7 +76,7 @@ def board(request, tid):
         elif box["unsynced"]:
             probs.append(_("%(n)d record(s) not synced") % {"n": box["unsynced"]})
         cards.append({"table": table, "players": [(p, names.get(p, "")) for p in seated.get(table, tb.players() if tb else [])],
-                      "hands": hands, "of": formats.HANDS_PER_SESSION.get(rules), "ended": bool(tb and tb.end), "left": left,
+                      "hands": hands, "of": fmt.hands, "ended": bool(tb and tb.end), "left": left,
                       "box": box, "problems": probs})
     return page(request, "web/board.html", t, "board", cards=cards, session=current, sessions=sessions, refresh=REFRESH)
 
@@ -137,11 +136,11 @@ def seating(request, tid, session):
 def sheets(request, tid, session):
     t = tournament_or_404(tid)
     s, rows = _seating_or_404(request, t, session)
-    rules = formats.RULES[t.format]
-    return page(request, "web/sheets.html", t, "seating", s=s, rows=rows, session=session, hands=formats.HANDS_PER_SESSION.get(rules),
-                minutes=formats.SESSION_MINUTES[t.format], projector=True)
+    fmt = formats.of(t)
+    return page(request, "web/sheets.html", t, "seating", s=s, rows=rows, session=session, hands=fmt.hands,
+                minutes=fmt.minutes(t.settings), projector=True)
 
 
 def exports(request, tid):
     t = tournament_or_404(tid)
-    return page(request, "web/exports.html", t, "exports", mcr=t.format in ("mcr_000", "mcr_swiss_001"))
+    return page(request, "web/exports.html", t, "exports", ema=formats.of(t).ema_sheet)

@@ -98,4 +98,4 @@ def enter(request, t, session, table):
                                                                   d["prevalent_wind"], d["events"], d["reason"]), _("Hand entered."))
         if ok:
             return redirect("/t/%s/tables/%d/%d" % (t.id, session, table))
-    return page(request, "web/referee/enter.html", t, "referee", form=form, session=session, table=table, rules=formats.RULES[t.format])
+    return page(request, "web/referee/enter.html", t, "referee", form=form, session=session, table=table, rules=formats.of(t).rules)

@@ -30,7 +30,7 @@ def _clock(doc: dict, now: int) -> dict:
 
 
 def _survival(t):
-    if t.format != actions.FORMAT:
+    if not actions.is_survival(t):
         raise Http404(_("This is not a survival event"))
     res = result(t)
     return res, res.extra.get("survival") or {}

@@ -1,35 +1,41 @@
-"""Seed 003 (Sichuan 血战到底) stages: table rankings, advancement, the final, and lateness.
+"""Sichuan 血战到底 stages (seed 003): table groups play a stage's games (局: 8, 6, 8, then the
+final table's 10); stage 1 and 3 advance each table's top two, stage 2 each table's winner and
+the best runners-up up to a quota the organizer sets; ties by net score, then wins, then a
+play-off the referee records. No time limit unless the organizer sets one (RULES.md).
 
 * ``sichuan_lines`` (games -> a player's line at a table), ``sichuan_rank_table`` (第十四条.2:
   积分, 净胜分, 胡牌次数, play-off), ``sichuan_top_per_table`` (stages 1 and 3),
-  ``sichuan_stage2`` (第十五条), ``sichuan_final`` (第十七条).
+  ``sichuan_stage2`` (第十五条), ``sichuan_final`` (第十七条), and ``FORMAT``, whose results
+  rank the event: session n is stage n, game n of a table is its hand n.
 * Lateness, §五.1 (第五条 赛场纪律 1): 迟到10分钟直接判本局弃权，迟到15分钟取消当场参赛资格.
-  ``sichuan_late`` gives the ruling; ``sichuan_lines(games, late=...)`` applies it: the game
-  (局) the player was late for is forfeited, 15 minutes or more takes the player out of the
-  stage (场). DECISIONS: late 10 minutes or more forfeits (迟到10分钟 counts from the 10th
-  minute), under 10 nothing (the seed names no penalty); a forfeited game scores 0 for that
-  player (0 points, 0 net, no win: the seeds' 弃权 scores nothing, seed 000 §一.4.1), the others
-  keep what their game recorded; a player out of the stage keeps the points shown for the
-  record but ranks below everyone at the table who is not, and never advances (another player
-  moves up); ties among players out of the stage share the place and need no play-off.
+  ``sichuan_late`` gives the ruling (``rules_min.tournament``'s numbers); ``sichuan_lines(games,
+  late=...)`` applies it: the game (局) the player was late for is forfeited, 15 minutes or more
+  takes the player out of the stage (场). DECISIONS: late 10 minutes or more forfeits (迟到10分钟
+  counts from the 10th minute), under 10 nothing (the seed names no penalty); a forfeited game
+  scores 0 for that player (0 points, 0 net, no win: the seeds' 弃权 scores nothing, seed 000
+  §一.4.1), the others keep what their game recorded; a player out of the stage keeps the points
+  shown for the record but ranks below everyone at the table who is not, and never advances
+  (another player moves up); ties among players out of the stage share the place and need no
+  play-off.
+* DECISIONS (the seed is silent): 积分 includes penalties and 净胜分 does not; play-offs are
+  demanded only for ties that straddle an advancement place; stage 2 applies the tie rule to
+  runners-up as well; the final's 总净胜分 is the net over the 10 games plus the 2 extra games.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
-from .model import LateRuling, Score, TournamentError, check_player, check_score, minutes as _minutes
-
+from ..exports import format_score
+from ..model import LateRuling, Score, Standing, TournamentError, check_player, check_score
+from . import standings as common
+from .base import Event, Format, Outcome, Setting, SettingsInvalid, late_ruling
 
 def sichuan_late(minutes: Any) -> LateRuling:
     """Seed 003 §五.1: 10 minutes late or more forfeits the game (本局弃权); 15 or more, the
     stage (取消当场参赛资格). No points."""
-    m = _minutes(minutes)
-    if m >= 15:
-        return LateRuling(0, True, True)
-    if m >= 10:
-        return LateRuling(0, True, False)
-    return LateRuling(0, False)
+    return late_ruling("sichuan", minutes)
 
 
 @dataclass(frozen=True)
@@ -286,3 +292,148 @@ def sichuan_final(lines: Iterable[Any], extra_games: Optional[Mapping[str, Any]]
         place = out[-1].place if i and key(ordered[i - 1]) == key(l) else i + 1
         out.append(SichuanPlace(place, l.player, l.score, l.net, l.wins, extra.get(l.player), l.disqualified))
     return out
+
+
+# --------------------------------------------------------------------------- the event's standings
+
+def _late(event: Event) -> dict:
+    """(stage, player) -> (minutes, game) of the late arrivals (the longest when keyed twice)."""
+    out: dict = {}
+    for p in event.penalties:
+        if p["kind"] != "late":
+            continue
+        key = (p["session"], p["player"])
+        m = Fraction(p["minutes"])  # stored minutes were checked as short decimals
+        if key not in out or m > out[key][0]:
+            out[key] = (m, p.get("game") or 1)
+    return out
+
+
+def _games(tb) -> list:
+    """The table's games (局: hand numbers 1..n) as player -> SichuanGame: the play part, the
+    penalties paid to nobody, the win."""
+    games: list = [{} for _ in range(max((h.number for h in tb.hands), default=0))]
+    for h in tb.hands:
+        g = games[h.number - 1]
+        for i, p in enumerate(h.seats):
+            if p is not None:
+                g[p] = SichuanGame(h.deltas[i] + h.deductions[i], -h.deductions[i], i in h.winners)
+    return games
+
+
+def _minutes_setting(s: Setting, v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 600:
+        raise SettingsInvalid("%s (a session's time limit) must be 1..600, or empty for none" % s.name)
+    return v
+
+
+class Sichuan003(Format):
+    name = "sichuan_003"
+    rules = "sichuan"
+    title = "Sichuan 血战到底 stages (seed 003)"
+    # stage2_quota: how many advance from stage 2; minutes: a time limit for the stage's games
+    # (RULES.md: none unless the organizer sets one)
+    settings = (Setting("stage2_quota", None, optional=True), Setting("minutes", None, optional=True, check=_minutes_setting))
+    seating = ("draw", "rank")
+    every_hand = True
+    late_per_game = True
+    standings_view = "stages"
+
+    def minutes(self, settings=None) -> Optional[int]:
+        return (settings or {}).get("minutes")
+
+    def results(self, event: Event, problems: list) -> Outcome:
+        """Session n is stage n. Seed 003 §五.1 lateness: a late arrival (an off-table ``late``
+        penalty with its minutes and the game it was for, default the stage's first) forfeits
+        that game from 10 minutes and the stage from 15 (``sichuan_lines``): the player is placed
+        last at the table and never advances. Off-table points count in 积分, not in 净胜分."""
+        tables = event.tables
+        points, _forfeits, dq = common.session_penalties(event, self, problems)
+        late = _late(event)
+        names = event.names()
+        subs = event.substitutes()
+        seated = {(s, p): t for s, ts in event.seatings.items() for t, ps in ts.items() for p in ps}
+        keys = set(tables)
+        late_at: dict = {}
+        for (s, p), v in late.items():
+            t = next((t for (s2, t), tb in tables.items() if s2 == s and p in tb.players()), seated.get((s, p)))
+            if t is None:
+                problems.append("stage %d: %s was late but plays at no table" % (s, p))
+                continue
+            keys.add((s, t))
+            late_at.setdefault((s, t), {})[p] = v
+        stages: dict = {}
+        for (s, t) in sorted(keys):
+            tb = tables.get((s, t))
+            try:
+                lines = sichuan_lines(_games(tb) if tb else [], late=late_at.get((s, t)))
+                if tb is not None:  # seated by the box's session record but no hand yet: 0
+                    have = {l.player for l in lines}
+                    lines += [SichuanLine(p, 0) for p in tb.players() if p not in have]
+                lines = [SichuanLine(l.player, l.score + points.get((s, l.player), 0), l.net, l.wins, l.disqualified, l.forfeits)
+                         for l in lines if not (l.player in dq and dq[l.player] <= s)]
+            except common.SCORING_ERRORS as e:
+                problems.append("stage %d table %d: %s" % (s, t, e))
+                continue
+            stages.setdefault(s, []).append((t, lines))
+        playoffs: dict = {}
+        for po in event.playoffs:  # the latest entry for a (session, table) wins
+            playoffs[(po["session"], po["table"])] = po["scores"]
+        reached: dict = {}
+        stage_json = []
+        for s in sorted(stages):
+            tabs = stages[s]
+            numbers = [t for t, _ in tabs]
+            pos_po = {i + 1: playoffs[(s, t)] for i, t in enumerate(numbers) if (s, t) in playoffs}
+            info: dict[str, Any] = {"stage": s, "tables": [], "advancing": []}
+            places = {}
+            try:
+                if s == 4:
+                    extra = playoffs.get((s, numbers[0])) or playoffs.get((s, None))
+                    if len(tabs) != 1:
+                        raise TournamentError("the final (stage 4) is one table, found %d" % len(tabs))
+                    ranked = [sichuan_final(tabs[0][1], extra)]
+                    adv: tuple = ()
+                elif s == 2:
+                    quota = event.settings["stage2_quota"]
+                    if quota is None:
+                        raise TournamentError("stage 2 needs the stage2_quota setting (how many advance)")
+                    st = sichuan_stage2([l for _, l in tabs], quota, pos_po, playoffs.get((s, None)))
+                    ranked, adv = list(st.tables), st.advancing
+                else:
+                    st = sichuan_top_per_table([l for _, l in tabs], 2, pos_po)
+                    ranked, adv = list(st.tables), st.advancing
+            except common.SCORING_ERRORS as e:
+                problems.append("stage %d: %s" % (s, e))
+                try:
+                    ranked = [sichuan_rank_table(l, cuts=()) for _, l in tabs]
+                except common.SCORING_ERRORS as e2:
+                    problems.append("stage %d not ranked: %s" % (s, e2))
+                    continue
+                adv = ()
+            for (t, _), places_t in zip(tabs, ranked):
+                info["tables"].append({"table": t, "places": [
+                    {"place": x.place, "player": x.player, "name": names.get(x.player, ""), "score": format_score(x.score),
+                     "net": format_score(x.net), "wins": x.wins, "playoff": format_score(x.playoff)} for x in places_t]})
+                for x in places_t:
+                    places[x.player] = x
+            info["advancing"] = list(adv)
+            stage_json.append(info)
+            for p, x in places.items():
+                reached[p] = (s, x.place, x.score, x.net)
+        # DECISION: the event's standings: the furthest stage reached, then the place there, score, net
+        order = sorted((p for p in reached if p not in subs), key=lambda p: (-reached[p][0], reached[p][1], -reached[p][2], -reached[p][3], p))
+        order = [p for p in order if p not in dq] + [p for p in order if p in dq]
+        rows, prev, rank = [], None, 0
+        for i, p in enumerate(order):
+            key = reached[p]
+            if key != prev:
+                rank = i + 1
+            prev = key
+            rows.append({"rank": None if p in dq else rank, "player": p, "name": names.get(p, ""), "stage": key[0], "place": key[1],
+                         "score": format_score(key[2]), "net": format_score(key[3]), "status": "disqualified" if p in dq else ""})
+        standings = [Standing(r["rank"] or 0, r["player"], None, reached[r["player"]][2], ()) for r in rows]
+        return Outcome(standings, rows, {}, dq, None, {"stages": stage_json})
+
+
+FORMAT = Sichuan003()
