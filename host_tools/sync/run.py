@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from protocol import envelope as penvelope
 from protocol import frames as F
 from protocol.sign import record_sig_hex
 
@@ -68,8 +69,8 @@ class Summary:
 
 
 def envelope(device: str, rec: Record) -> dict:
-    import base64
-    return {"device": device, "seq": rec.seq, "payload": base64.b64encode(rec.payload).decode(), "sig": rec.sig}
+    """The upload envelope (protocol/envelope.py) of a record pulled from the box."""
+    return penvelope.make(device, rec.seq, rec.payload, rec.sig)
 
 
 class Syncer:
@@ -311,9 +312,9 @@ def sync(port: str, server: Optional[str] = None, offline: Optional[str] = None,
 
 def server_config(server: str, device: str, head: int, timeout: float) -> dict:
     """The next session of the box, from the table it is bound to in the server's published
-    seating (host_tools/server/client.py); fields the server leaves empty are left out, so the
-    box takes its defaults."""
-    from host_tools.server.client import ConfigError, fetch_box_config
+    seating (box_config.py); fields the server leaves empty are left out, so the box takes its
+    defaults."""
+    from .box_config import ConfigError, fetch_box_config
     try:
         cfg = fetch_box_config(server, device, head=head, timeout=timeout)
     except ConfigError as e:
