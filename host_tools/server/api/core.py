@@ -13,7 +13,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import APIKeyCookie, HttpBearer
 
 from host_tools.server import errors
-from host_tools.server.contract import BadRecord
+from host_tools.server.boxes.contract import BadRecord
 from host_tools.server.tournaments import permissions
 from host_tools.server.tournaments.models import ApiToken
 
