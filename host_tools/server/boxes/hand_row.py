@@ -71,6 +71,12 @@ def from_settled(h, tournament: str, session: int, table: int, number: int, seat
                 wins[0]["from"] if wins else None, wins, time, deductions(h.settled()))
 
 
+_JSON_AT = tuple(COLUMNS.index(c) for c in JSON_COLUMNS)
+
+
 def insert_values(row: dict) -> tuple:
     """The row in ``COLUMNS`` order, its JSON columns as text (what ``sql.insert_hand`` binds)."""
-    return tuple(json.dumps(row[c]) if c in JSON_COLUMNS else row[c] for c in COLUMNS)
+    v = [row[c] for c in COLUMNS]
+    for i in _JSON_AT:
+        v[i] = json.dumps(v[i])
+    return tuple(v)
