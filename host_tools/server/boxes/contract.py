@@ -23,16 +23,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from host_tools.server.errors import BadRecord
 from protocol import envelope as penvelope
 from protocol import record as precord
 from protocol import sign as psign
 
 MAX_PAYLOAD = penvelope.PAYLOAD_MAX
 POINTS = precord.POINTS_MAX
-
-
-class BadRecord(ValueError):
-    """A malformed envelope or payload: HTTP 400 with this message."""
 
 
 @dataclass(frozen=True)

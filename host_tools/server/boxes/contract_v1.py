@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from .contract import BadRecord
+from host_tools.server.errors import BadRecord
 
 KIND_FIELDS = {
     "session": ("v", "kind", "tournament", "session", "table", "rules", "seats", "first_dealer", "time"),

@@ -23,8 +23,10 @@ from typing import Any, Optional
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from host_tools.server.errors import BadRecord
+
 from . import contract, hand_row, sql
-from .contract import BadRecord, Record
+from .contract import Record
 from .models import Correction
 
 
