@@ -23,6 +23,7 @@ from protocol.sign import record_sig_ok
 from .errors import EXIT_REFUSED, SyncError
 from .keys import atomic_write, fsync_dir, key_for, load_keys
 from .server import KNOWN, REFUSED, STORED, Outcome, ServerSink
+from .summary import Summary
 from .text import clean
 
 ENVELOPE_KEYS = set(penvelope.FIELDS)
@@ -164,7 +165,6 @@ def upload_dir(root: str, server: str, key_file: Optional[str] = None, progress=
                http_timeout: float = 15.0, quarantine: Optional[str] = None):
     """sync --upload DIR: send the files --offline wrote; stored ones move to <device>/uploaded/,
     refused ones (with --quarantine QDIR) to QDIR/<device>/ with the server's reason."""
-    from .run import Summary
     progress = progress or (lambda s: None)
     keys = load_keys(key_file)
     sink = ServerSink(server, batch=batch, timeout=http_timeout)
