@@ -14,8 +14,8 @@
 #   sig      the record's signature as 64 hex digits (either case): HMAC-SHA256(device key,
 #            device id + NUL + seq (4 bytes big-endian) + payload), protocol/sign.py
 #
-# The keys in that order, no others. Pure Python (binascii) for MicroPython and CPython, as the
-# rest of protocol/.
+# These four keys and no others (the sync tool sends them in this order). Pure Python (binascii)
+# for MicroPython and CPython, as the rest of protocol/.
 FIELDS = ("device", "seq", "payload", "sig")
 SEQ_MIN = 1
 SEQ_MAX = 0xFFFFFFFF
