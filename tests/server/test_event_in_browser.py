@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from host_tools.server.client import ConfigError, fetch_box_config
+from host_tools.sync.box_config import ConfigError, fetch_box_config
 
 from .boxes import Box, environ, play_script
 from .browser import ARGS, Shots, chromium

@@ -14,6 +14,7 @@ from pydantic import AfterValidator, ConfigDict, Field, StrictBool, StrictInt
 from host_tools.server.tournaments import formats
 from host_tools.server.tournaments.formats import MAX_SESSION, MAX_TABLE
 from protocol import config as pconfig
+from protocol import envelope as penvelope
 
 
 def _text(v: str) -> str:
@@ -55,11 +56,12 @@ class Error(Schema):
 
 # --------------------------------------------------------------------------- the device contract
 
+# as protocol/envelope.py specifies it (a docstring here would change what /openapi.json says)
 class Envelope(Strict):
     device: Ident
-    seq: Annotated[StrictInt, Field(ge=1, le=2**32 - 1)]
-    payload: Annotated[str, Field(max_length=90000, description="base64 of 0x01 + minified UTF-8 JSON of a session, hand, correction or session_end record")]
-    sig: Annotated[str, Field(pattern=r"^[0-9a-fA-F]{64}$", description="hex HMAC-SHA256(device key, device + NUL + seq (4 bytes big-endian) + payload)")]
+    seq: Annotated[StrictInt, Field(ge=penvelope.SEQ_MIN, le=penvelope.SEQ_MAX)]
+    payload: Annotated[str, Field(max_length=penvelope.PAYLOAD_TEXT_MAX, description=penvelope.PAYLOAD_DOC)]
+    sig: Annotated[str, Field(pattern=penvelope.SIG_PATTERN, description=penvelope.SIG_DOC)]
 
 
 class Stored(Schema):

@@ -59,7 +59,7 @@ def players_from_csv(text: str) -> list[dict]:
     (validated by the same schema as JSON imports)."""
     from pydantic import ValidationError
 
-    from host_tools.server.contract import describe
+    from host_tools.server.boxes.contract import describe
 
     rows = list(csv.DictReader(io.StringIO(text)))
     if len(rows) > 10000:
@@ -100,7 +100,7 @@ def import_players(request, tid: str):
 
     from pydantic import TypeAdapter, ValidationError
 
-    from host_tools.server.contract import describe
+    from host_tools.server.boxes.contract import describe
 
     who = need(request, tid, "organizer")
     if request.content_type == "text/csv":
