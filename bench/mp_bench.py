@@ -7,7 +7,7 @@
 # that the heap figures hold no compiler work; run as source it works the same.)
 #
 # CORPUS is bench/corpus_mcr.txt: one score request (JSON) a line. It is read line by line, so the
-# corpus never sits in the heap. For every hand, parse + mcr.score (--proto: request.handle_line,
+# corpus never sits in the heap. For every hand, parse + Win + mcr.score (--proto: request.handle_line,
 # the whole protocol as on the device) is run with the GC disabled between gc.collect() and the
 # end of the hand, so gc.mem_alloc() after - before is every byte the hand allocated (its peak).
 #
@@ -33,7 +33,7 @@ import json
 _WINDS = "ESWN"
 # import order for --imports: dependencies first, so each line is that module's own RAM
 _MODULES = ("rules_min.tiles", "rules_min.mcr_table", "rules_min.mcr_shapes", "rules_min.notation",
-            "rules_min.mcr", "rules_min.mcr_pay", "rules_min.shanten", "rules_min.request")
+            "rules_min.win", "rules_min.mcr", "rules_min.mcr_pay", "rules_min.shanten", "rules_min.request")
 
 
 def imports():
@@ -63,10 +63,13 @@ def run(path, check, proto, max_n):
         us = []
         al = []
     from rules_min import mcr
+    from rules_min.mcr_table import NUM_FANS
     from rules_min.notation import parse
+    from rules_min.win import Win
 
     if proto:  # only then: request.py and its imports would count in the heap of parse + score
         from rules_min.request import handle_line
+    ft = bytearray(NUM_FANS)  # the caller's fan table, made once
     n = 0
     errors = 0
     no_win = 0
@@ -104,8 +107,8 @@ def run(path, check, proto, max_n):
                     err = reply
             else:
                 melds, counts, win, _fl = parse(hand)
-                fans, total = mcr.score(melds, counts, win, sd, lk, lt, kg, seat, prev)
-                if fans is None:
+                total = mcr.score(Win(melds, counts, win, sd, lk, lt, kg, seat_wind=seat, prevalent_wind=prev), ft)
+                if total < 0:
                     total = None
         except MemoryError:
             raise
