@@ -7,7 +7,7 @@
 # that the heap figures hold no compiler work; run as source it works the same.)
 #
 # CORPUS is bench/corpus_mcr.txt: one score request (JSON) a line. It is read line by line, so the
-# corpus never sits in the heap. For every hand, parse + Win + mcr.score (--proto: request.handle_line,
+# corpus never sits in the heap. For every hand, parse + mcr.score (--proto: request.handle_line,
 # the whole protocol as on the device) is run with the GC disabled between gc.collect() and the
 # end of the hand, so gc.mem_alloc() after - before is every byte the hand allocated (its peak).
 #
@@ -69,7 +69,8 @@ def run(path, check, proto, max_n):
 
     if proto:  # only then: request.py and its imports would count in the heap of parse + score
         from rules_min.request import handle_line
-    ft = bytearray(NUM_FANS)  # the caller's fan table, made once
+    ft = bytearray(NUM_FANS)  # the caller's fan table and Win, made once (rules_min/win.py)
+    p = Win(None, None, 0)
     n = 0
     errors = 0
     no_win = 0
@@ -107,7 +108,14 @@ def run(path, check, proto, max_n):
                     err = reply
             else:
                 melds, counts, win, _fl = parse(hand)
-                total = mcr.score(Win(melds, counts, win, sd, lk, lt, kg, seat_wind=seat, prevalent_wind=prev), ft)
+                p.reset(melds, counts, win)
+                p.self_drawn = sd
+                p.last_of_kind = lk
+                p.last_tile = lt
+                p.kong = kg
+                p.seat_wind = seat
+                p.prevalent_wind = prev
+                total = mcr.score(p, ft)
                 if total < 0:
                     total = None
         except MemoryError:

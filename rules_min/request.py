@@ -67,7 +67,16 @@ def _mcr(req):
         if fl and fl != letters:
             raise ValueError("bad_request", "flowers %d disagrees with %d flower letters" % (fl, letters))
         fl = letters
-    p = Win(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, flower, mixed, seat, prev, fl)
+    p = _P.reset(melds, counts, win)
+    p.self_drawn = self_drawn
+    p.last_of_kind = last_of_kind
+    p.last_tile = last_tile
+    p.kong = kong
+    p.flower = flower
+    p.mixed = mixed
+    p.seat_wind = seat
+    p.prevalent_wind = prev
+    p.flowers = fl
     msg = mcr.check_flags(p)
     if msg:
         raise ValueError("bad_flags", msg)
@@ -90,7 +99,10 @@ def _mcr(req):
     return str(out, "utf-8"), None
 
 
-_FT = bytearray(T.NUM_FANS)        # the fans of the hand being scored
+# The hand being scored and its fans, made once (rules_min/win.py: making a Win per request
+# costs the Pico more than a quarter of a millisecond). Sichuan's fans use _FT's first counts.
+_P = Win(None, None, 0)
+_FT = bytearray(T.NUM_FANS)
 _PRESENT = bytearray(T.NUM_FANS)
 
 
@@ -149,8 +161,12 @@ def _sichuan(req):
     msg = "Sichuan is played without flowers" if letters else S.check_tiles(melds, counts, missing)
     if msg:
         raise ValueError("bad_tiles", msg)
-    f = bytearray(S.NUM_FANS)
-    total = S.score(Win(melds, counts, win, self_drawn, kong=kong, last_tile=last_tile), f, req.get("gen") is True)
+    p = _P.reset(melds, counts, win)
+    p.self_drawn = self_drawn
+    p.kong = kong
+    p.last_tile = last_tile
+    f = _FT
+    total = S.score(p, f, req.get("gen") is True)
     if total < 0:
         from rules_min.shanten import shanten
         counts[win] -= 1
@@ -188,7 +204,7 @@ def _guangdong(req):
     msg = G.check_tiles(melds, letters)
     if msg:
         raise ValueError("bad_tiles", msg)
-    row = G.score(Win(melds, counts, win))
+    row = G.score(_P.reset(melds, counts, win))
     if row < 0:
         from rules_min.shanten import shanten
         counts[win] -= 1

@@ -70,6 +70,20 @@ def test_a_kong_replacement_that_was_a_flower_is_no_kong_win():
     assert mcr.check_flags(_win(KNIT, self_drawn=True, kong=True)) == "out on a replacement tile needs a kong in the hand"
 
 
+def test_a_win_refilled_by_reset_scores_as_a_new_one():
+    # the score protocol and settle keep one Win and reset it for each hand: no flag of the
+    # hand before may stay
+    ft = bytearray(T.NUM_FANS)
+    p = _win(WINDS, self_drawn=True, last_of_kind=True, last_tile=True, kong=True, flower=True, mixed=True,
+             seat_wind=28, prevalent_wind=29, flowers=3)
+    assert mcr.score(p, ft) != 98
+    melds, counts, tile, _ = parse(KNIT)
+    assert p.reset(melds, counts, tile) is p and mcr.score(p, ft) == 14 and p.flowers == 0
+    melds, counts, tile, _ = parse(WINDS)
+    p.reset(melds, counts, tile).self_drawn = True
+    assert mcr.score(p, ft) == 98
+
+
 def test_one_win_object_for_each_rule_set():
     p = _win("11223344556677m", self_drawn=True)
     f = bytearray(sichuan.NUM_FANS)
