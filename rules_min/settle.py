@@ -49,16 +49,22 @@ def fan_ids(counts, n):
     return out
 
 
+_loaded = {}   # rules -> its module: an import statement costs the Pico ~0.1 ms a Hand
+
+
 def rule_set(rules):
     """The module of a rule set's part of settling, imported on first use."""
-    if rules == "mcr":
-        from rules_min import settle_mcr as m
-    elif rules == "sichuan":
-        from rules_min import settle_sichuan as m
-    elif rules == "guangdong":
-        from rules_min import settle_guangdong as m
-    else:
-        raise ValueError("unsupported_rules", "rule set %s is not available" % rules, None)
+    m = _loaded.get(rules) if isinstance(rules, str) else None
+    if m is None:
+        if rules == "mcr":
+            from rules_min import settle_mcr as m
+        elif rules == "sichuan":
+            from rules_min import settle_sichuan as m
+        elif rules == "guangdong":
+            from rules_min import settle_guangdong as m
+        else:
+            raise ValueError("unsupported_rules", "rule set %s is not available" % rules, None)
+        _loaded[rules] = m
     return m
 
 
