@@ -102,7 +102,7 @@ def build(tarball=None, out=None, manifest=None, stock=False, work=None):
     tarball = tarball or default_source()
     if not os.path.exists(tarball):
         raise SystemExit("no MicroPython source at %s (set PICO_FIRMWARE_DIR or --source)" % tarball)
-    work = work or os.path.join(REPO, "build", "mpsrc")
+    work = os.path.abspath(work or os.path.join(REPO, "build", "mpsrc"))  # picotool wants absolute paths
     t0 = time.time()
     src = unpack(tarball, work)
     inst = tools(src)

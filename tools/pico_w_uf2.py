@@ -25,9 +25,10 @@ the bundle or a pin changes; later builds are incremental.
 
 Where the repositories are: PICO_W_GIT_<NAME> (e.g. PICO_W_GIT_CYW43_DRIVER=~/src/cyw43-driver),
 else the first of <root>/<name>, <root>/<name>.git, <root>/<owner>+<name>/repo for each root in
-PICO_W_REPOS (folders separated by ':'; default ../picow-repos beside the repository, then
-/work/.mirror, where this team's machines keep fetched GitHub snapshots), else a submodule of the
-micropython clone (lib/<name>). Bare or not, any clone holding the pinned commit will do.
+PICO_W_REPOS (folders separated by ':'; default ../picow-repos beside the repository), else a
+submodule of the micropython clone (lib/<name>). Bare or not, any clone holding the pinned
+commit will do. Without them nothing is built (`make pico-test` says so and goes on: a clean
+checkout, as CI's, has only the Pico bundle).
 
 Outputs: build/pico-w-uf2/ (frozen), build/pico-w-uf2-stock/ (--stock: RPI_PICO_W_NOBT, nothing
 of ours frozen), build/pico-w-uf2-upstream/ (--upstream: RPI_PICO_W as MicroPython ships it,
@@ -108,7 +109,7 @@ def roots():
     env = os.environ.get("PICO_W_REPOS")
     if env:
         return [os.path.abspath(os.path.expanduser(r)) for r in env.split(":") if r]
-    return [os.path.abspath(os.path.join(REPO, "..", "picow-repos")), "/work/.mirror"]
+    return [os.path.abspath(os.path.join(REPO, "..", "picow-repos"))]
 
 
 def candidates(src, mp_repo=None):
@@ -132,12 +133,8 @@ def find(src, mp_repo=None):
 
 
 def missing_message(src, mp_repo=None):
-    where = candidates(src, mp_repo)
-    return ("%s: no git repository holding %s (github.com/%s, pinned by MicroPython %s) in %s. Clone it "
-            "(git clone https://github.com/%s) and set %s=<the clone>, or put the clone in one of "
-            "PICO_W_REPOS (now %s) as %s/"
-            % (src.name, src.commit[:12], src.github, VERSION, ", ".join(where), src.github, src.env,
-               ":".join(roots()), src.name))
+    return ("%s (git clone https://github.com/%s, commit %s) in neither $%s nor PICO_W_REPOS=%s"
+            % (src.name, src.github, src.commit[:12], src.env, ":".join(roots())))
 
 
 def locate(bluetooth=False):
@@ -280,7 +277,8 @@ def prepare(tarball, work, repos):
         export(repos[src.name], src, dest)
         have_src[src.name] = want[src.name]
     write_box_board(os.path.join(top, "micropython"))
-    clean_builds(rp2)
+    # btstack alone is read by the upstream board only: the box's build folders stay
+    clean_builds(rp2, UPSTREAM_BOARD if all(s.bluetooth_only for s in todo) else None)
     with open(stamp, "w") as f:
         json.dump({"base": base, "sources": have_src}, f, sort_keys=True)
     return top
@@ -297,6 +295,37 @@ def src_digest(folder):
             with open(p, "rb") as f:
                 h.update(f.read())
     return h.hexdigest()
+
+
+def frozen_digest(out):
+    """The "frozen sources sha256" a build's build-info.txt records (None if none)."""
+    try:
+        with open(os.path.join(out, "build-info.txt")) as f:
+            for line in f:
+                if line.startswith("frozen sources sha256: "):
+                    d = line.split(": ", 1)[1].strip()
+                    return None if d == "-" else d
+    except OSError:
+        pass
+    return None
+
+
+def usable(out, src_dir):
+    """Whether out/firmware.uf2 froze exactly the sources in src_dir (a firmware_build src/
+    tree): (True, None, None), else (False, what is wrong, whether the sources to build it are
+    here), the message saying what is missing and how to get it."""
+    uf2 = os.path.join(out, "firmware.uf2")
+    if os.path.exists(uf2) and frozen_digest(out) == src_digest(src_dir):
+        return True, None, None
+    state = "no Pico W firmware at %s" % uf2 if not os.path.exists(uf2) else \
+        "%s froze other sources than these (built before a change)" % uf2
+    repos, missing = locate()
+    tarball = pico_uf2.default_source()
+    if not os.path.exists(tarball):
+        missing.insert(0, "the MicroPython source bundle %s (PICO_FIRMWARE_DIR)" % tarball)
+    if missing:
+        return False, "%s, and the sources to build it are not here: %s" % (state, "; ".join(missing)), False
+    return False, "%s: `make pico-w-uf2` builds it (make pico-test does when the sources are here)" % state, True
 
 
 class Stopwatch:
@@ -329,7 +358,7 @@ def build(tarball=None, out=None, manifest=None, kind="box", work=None):
     if missing:
         raise SystemExit("the Pico W build needs sources that are not here:\n  " + "\n  ".join(missing))
     check_pins(repos["micropython"])
-    work = work or os.path.join(REPO, "build", "mpsrc-w")
+    work = os.path.abspath(work or os.path.join(REPO, "build", "mpsrc-w"))  # picotool wants absolute paths
     sw = Stopwatch()
     t0 = time.time()
     sw.start()
@@ -350,7 +379,7 @@ def build(tarball=None, out=None, manifest=None, kind="box", work=None):
         path = os.path.abspath(manifest)
         default = os.path.abspath(os.path.join(REPO, "build", "pico_w", "manifest.py"))
         tag = "box" if path == default else hashlib.sha1(path.encode()).hexdigest()[:8]
-        board, build_name = BOX_BOARD, BOX_BOARD + "-" + tag
+        board, build_name = BOX_BOARD, "build-" + BOX_BOARD + "-" + tag
         srcdir = os.path.join(os.path.dirname(path), "src")
         digest = src_digest(srcdir) if os.path.isdir(srcdir) else None
         out = out or os.path.join(REPO, "build", "pico-w-uf2")
@@ -366,10 +395,11 @@ def build(tarball=None, out=None, manifest=None, kind="box", work=None):
     bdir = pico_uf2.firmware(src, inst, build_name, manifest, board=board)
     sw.stop("firmware")
     os.makedirs(out, exist_ok=True)
-    for name in ("firmware.uf2", "firmware.elf", "firmware.map", "firmware.bin"):
+    for name, dest in (("firmware.uf2",) * 2, ("firmware.elf",) * 2, ("firmware.elf.map", "firmware.map"),
+                       ("firmware.bin",) * 2):
         p = os.path.join(bdir, name)
         if os.path.exists(p):
-            shutil.copyfile(p, os.path.join(out, name))
+            shutil.copyfile(p, os.path.join(out, dest))
     sizes = {n: os.path.getsize(os.path.join(out, n)) for n in ("firmware.uf2", "firmware.bin")
              if os.path.exists(os.path.join(out, n))}
     info = ["MicroPython %s for the Raspberry Pi Pico W, board %s (%s), built by tools/pico_w_uf2.py"
