@@ -50,7 +50,8 @@ def table_json(res, s: int, t: int) -> dict:
     hands = [{"hand": h.number, "seats": list(h.seats), "deltas": h.deltas, "original_deltas": list(h.original), "corrected": h.correction is not None,
               "correction": h.correction, "points": h.player_deltas(), "winners": [h.seats[w] for w in h.winners if w < 4],
               "discarder": h.seats[h.discarder] if h.discarder is not None and 0 <= h.discarder < 4 else None, "fans": h.fans,
-              "device": h.device, "seq": h.seq, "entered_by_referee": h.manual, "time": h.time} for h in tb.hands]
+              "device": h.device, "seq": h.seq, "entered_by_referee": h.manual, "time": h.time,
+              "reseated": h.box_seats is not None} for h in tb.hands]
     q = [x for x in res.quarantine if x["session"] == s and x["table"] == t]
     from host_tools.server.results.compute import table_problems
     return {"session": s, "table": t, "players": players, "hands": hands, "quarantine": q, "problems": table_problems(tb),

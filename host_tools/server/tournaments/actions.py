@@ -135,6 +135,28 @@ def update_player(actor: str, tid: str, pid: str, **changes) -> Player:
     return p
 
 
+def check_in(actor: str, tid: str, present: list) -> int:
+    """Check-in in one step: the players ``present`` are checked in, every other player is not.
+    Returns how many are checked in."""
+    get(tid)
+    if len(set(present)) != len(present):
+        raise Invalid("a player is named twice")
+    with transaction.atomic():
+        known = dict(Player.objects.select_for_update().filter(tournament_id=tid).values_list("pid", "checked_in"))
+        unknown = sorted(set(present) - set(known))
+        if unknown:
+            raise NotFound("not registered in %s: %s" % (tid, ", ".join(unknown[:20])))
+        now_in = set(present)
+        came = sorted(p for p in now_in if not known[p])
+        left = sorted(p for p, was in known.items() if was and p not in now_in)
+        Player.objects.filter(tournament_id=tid, pid__in=came).update(checked_in=True)
+        Player.objects.filter(tournament_id=tid, pid__in=left).update(checked_in=False)
+        bump(tid)
+        audit.log(actor, "players.check_in", tid, "players of " + tid, {"checked in": sum(known.values())},
+                  {"checked in": len(now_in), "arrived": came, "not here": left})
+    return len(now_in)
+
+
 def set_absent(actor: str, tid: str, session: int, pid: str, absent: bool, reason: str = "") -> None:
     if not 1 <= session <= formats.MAX_SESSION:
         raise Invalid("session must be 1..10000")

@@ -137,6 +137,58 @@ class SessionStart(models.Model):
         unique_together = [("tournament", "session")]
 
 
+class TimeExtension(models.Model):
+    """Minutes a referee adds to a session's time limit, at one table or (table None) at every
+    table; a table's deadline is the hall's plus the sum of both kinds (``clock.table_ends_at``),
+    and its box learns it with its config (``ends_at``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="time_extensions")
+    session = models.PositiveIntegerField()
+    table = models.PositiveIntegerField(null=True, blank=True)  # None: every table of the session
+    minutes = models.IntegerField()  # negative takes back minutes given by mistake
+    reason = models.CharField(max_length=1000)
+    referee = models.CharField(max_length=150)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+
+class TableEnd(models.Model):
+    """A referee ended a table's session (time called, a table without a box, a box that never
+    sent its session_end): the board shows it finished and the session counts as complete."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="table_ends")
+    session = models.PositiveIntegerField()
+    table = models.PositiveIntegerField()
+    hands = models.PositiveIntegerField()  # the counted hands when it was ended
+    reason = models.CharField(max_length=1000)
+    referee = models.CharField(max_length=150)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        unique_together = [("tournament", "session", "table")]
+
+
+class Reseat(models.Model):
+    """Players found in the wrong chairs: in hands ``first_hand``..``last_hand`` of the table the
+    player recorded as X was in fact ``players[X]`` (a permutation of the table's players). The
+    records stay as the box signed them; the results read the hands re-attributed."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="reseats")
+    session = models.PositiveIntegerField()
+    table = models.PositiveIntegerField()
+    first_hand = models.PositiveIntegerField()
+    last_hand = models.PositiveIntegerField()
+    players = models.JSONField()  # recorded player id -> the player who sat there
+    reason = models.CharField(max_length=1000)
+    referee = models.CharField(max_length=150)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+
 class Playoff(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="playoffs")
     session = models.PositiveIntegerField()
