@@ -10,12 +10,13 @@ import time
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from host_tools.server.api.results import awards_json, table_json
+from host_tools.server.api.results import awards_json
 from host_tools.server.boxes import actions as boxes
 from host_tools.server.tournaments import actions, formats, permissions
 from host_tools.server.tournaments.models import Player, Seating, Tournament
 from host_tools.tournament.model import TournamentError
 
+from .. import table_status
 from .common import page, result, tournament_or_404
 
 REFRESH = 30
@@ -49,51 +50,11 @@ def board(request, tid):
     seat = Seating.objects.filter(tournament=t, session=current).first()
     seated = {x.table: x.players for x in seat.tables.all()} if seat else {}
     box_by_table = {b["table"]: b for b in boxes.status(t.id) if b["table"] is not None}
-    fmt = formats.of(t)
-    minutes = fmt.minutes(t.settings)
-    names = res.names()
-    cards = []
     now = int(time.time())
-    from host_tools.server.tournaments import clock
-    deadline = clock.ends_at(t, current)  # the hall's: a table that started late gets no extra time
-    for table in sorted(set(seated) | {tb for s, tb in res.tables if s == current}):
-        tb = res.tables.get((current, table))
-        hands = tb.n_hands if tb else 0
-        started = tb.start.time if tb and tb.start else (tb.first_time() if tb else None)
-        if deadline is not None:
-            left = None if tb and tb.end else max(0, deadline - now) // 60
-        else:
-            left = None if started is None or (tb and tb.end) or minutes is None else max(0, minutes * 60 - (now - started)) // 60
-        probs = []
-        if tb is not None:
-            from host_tools.server.results.compute import table_problems
-            probs = table_problems(tb)
-            if tb.quarantined:
-                probs.insert(0, _("%(n)d record(s) in quarantine") % {"n": tb.quarantined})
-        box = box_by_table.get(table)
-        if box is None:
-            probs.append(_("no box bound to this table"))
-        elif box["unsynced"]:
-            probs.append(_("%(n)d record(s) not synced") % {"n": box["unsynced"]})
-        cards.append({"table": table, "players": [(p, names.get(p, "")) for p in seated.get(table, tb.players() if tb else [])],
-                      "hands": hands, "of": fmt.hands, "ended": bool(tb and tb.end), "left": left,
-                      "box": box, "problems": probs})
+    # the hall's deadline: a table that started late gets no extra time unless a referee gives it
+    cards = [table_status.status(t, res, current, table, seated.get(table, []), box_by_table.get(table), now)
+             for table in sorted(set(seated) | {tb for s, tb in res.tables if s == current})]
     return page(request, "web/board.html", t, "board", cards=cards, session=current, sessions=sessions, refresh=REFRESH)
-
-
-def table(request, tid, session, number):
-    t = tournament_or_404(tid)
-    res = result(t)
-    if (session, number) not in res.tables:
-        raise Http404(_("No results for this table yet"))
-    tj = table_json(res, session, number)
-    names = res.names()
-    for h in tj["hands"]:
-        h["by_name"] = [(p, names.get(p, ""), h["points"].get(p)) for p in h["seats"] if p is not None]
-        h["winner_names"] = [names.get(p) or p for p in h["winners"]]
-        h["discarder_name"] = names.get(h["discarder"]) or h["discarder"] if h["discarder"] else ""
-    role = permissions.role_in(request.user, t.id)
-    return page(request, "web/table.html", t, "standings", tj=tj, can_correct=role is not None)
 
 
 def player(request, tid, pid):
