@@ -18,7 +18,7 @@ from django.utils.translation import get_language, gettext_lazy as _
 from rules_min import keyed
 
 WINDS = "ESWN"
-ROWS = 4  # event rows shown; ?rows=N asks for more
+ROWS = 3  # event rows shown; ?rows=N asks for more
 MAX_ROWS = 24
 END_WIN, END_WALL, END_TIME = "win", "wall", "time_out"
 ALL_FLAGS = tuple(row.split(" ")[0] for row in keyed.FLAGS.split("|"))  # every rule set's win flags
@@ -58,7 +58,9 @@ class HandForm(forms.Form):
         ends = [(END_WIN, _("with its win") if rules != "sichuan" else _("with its last win (three players out)")),
                 (END_WALL, _("wall exhausted")), (END_TIME, _("time called (the unfinished hand)"))]
         self.fields["end"].choices = ends
-        if entering:
+        if entering:  # a table without a box keys every hand: no reason to type each time
+            self.fields["reason"].required = False
+            self.fields["reason"].label = _("Note (optional)")
             choices = [("", "-")] + players
             for i in range(4):
                 self.fields["seat%d" % i] = forms.ChoiceField(label=_("Chair %(n)d") % {"n": i + 1}, choices=choices, required=i == 0 or i < 3)
@@ -141,6 +143,13 @@ class EventForm(forms.Form):
                                                             choices=[("", "-"), ("m", "m"), ("s", "s"), ("p", "p")])
         if rules == "guangdong":
             self.fields["horses"] = forms.CharField(label=_("Horses (买马, e.g. 3m W)"), required=False, max_length=40)
+
+    # how a row is laid out: who and what, the win's flags, the other events' details
+    LINES = (("kind", "chair", "source", "hand", "flowers", "missing_suit", "horses"), ("flags",),
+             ("kong", "penalty", "points", "minutes", "also_bar", "bar"))
+
+    def lines(self) -> list:
+        return [[self[n] for n in line if n in self.fields] for line in self.LINES]
 
     def event(self):
         """The settle protocol's event of this row, or None for an empty row."""

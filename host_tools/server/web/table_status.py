@@ -35,9 +35,10 @@ def extra(res, session: int, table: int) -> int:
     return given.get((session, table), 0) + given.get((session, None), 0)
 
 
-def status(t, res, session: int, table: int, players: list, box: Optional[dict], now: Optional[int] = None) -> dict:
+def status(t, res, session: int, table: int, players: list, box: Optional[dict], now: Optional[int] = None, flag_no_box: bool = True) -> dict:
     """``players``: the table's in the published seating (chair order; empty when it is not
-    seated); ``box``: the bound box's status (``boxes.actions.status``) or None."""
+    seated); ``box``: the bound box's status (``boxes.actions.status``) or None (a problem on
+    the board with ``flag_no_box``)."""
     fmt = formats.of(t)
     now = int(time.time()) if now is None else now
     names = res.names()
@@ -61,7 +62,7 @@ def status(t, res, session: int, table: int, players: list, box: Optional[dict],
         if tb.quarantined:
             problems.insert(0, _("%(n)d record(s) in quarantine") % {"n": tb.quarantined})
     if box is None:
-        if not ended:
+        if not ended and flag_no_box:
             problems.append(_("no box bound to this table"))
     elif box["unsynced"]:
         problems.append(_("%(n)d record(s) not synced") % {"n": box["unsynced"]})

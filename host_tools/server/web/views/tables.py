@@ -72,7 +72,7 @@ def table(request, tid, session, number):
         if done:
             return redirect(request.path)
     box = next((b for b in boxes.status(t.id) if b["table"] == number), None)
-    st = table_status.status(t, res, session, number, chairs or [], box)
+    st = table_status.status(t, res, session, number, chairs or [], box, flag_no_box=False)
     tj = table_json(res, session, number) if (session, number) in res.tables else {"hands": [], "players": [], "quarantine": [], "problems": []}
     for h in tj["hands"]:
         h["by_name"] = [(i + 1, p, names.get(p, ""), h["points"].get(p)) for i, p in enumerate(h["seats"]) if p is not None]
@@ -171,8 +171,9 @@ def enter(request, t, session, table):
         except ValidationError as e:
             form.add_error(None, e)
         else:
+            why = d["reason"].strip() or "keyed from the table's page"
             _r, ok = attempt(request, form, lambda: referee.enter_hand(actor(request), t.id, session, table, d["hand"], d["seats"], d["dealer"],
-                                                                      d["prevalent_wind"], events, d["reason"]), _("Hand entered."))
+                                                                      d["prevalent_wind"], events, why), _("Hand %(n)d entered.") % {"n": d["hand"]})
             if ok:
                 return redirect("/t/%s/tables/%d/%d" % (t.id, session, table))
     return page(request, "web/referee/enter.html", t, "referee", form=form, rows=rows, session=session, table=table, rules=rules,
