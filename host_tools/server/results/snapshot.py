@@ -98,8 +98,8 @@ class CorrectionRow:
 
 @dataclass
 class Snapshot:
-    tournament: dict
-    players: list  # dicts: id, name, draw, ema_id, country, substitute, withdrawn_from
+    tournament: dict  # id, name, format, settings, results_version and the event's details (actions.DETAILS)
+    players: list  # dicts: id, name, draw, ema_id, country, substitute, withdrawn_from, family_name
     seatings: dict  # session -> {table: [players]} (published ones only)
     bindings: dict  # device -> (tournament, table)
     starts: list
@@ -218,9 +218,10 @@ def load(tid: str) -> Snapshot:
     from host_tools.server.tournaments.models import (Absence, Penalty, Player, Playoff, Reseat, SeatingTable, SessionStart, TableEnd,
                                                       TimeExtension, Tournament)
 
-    t = Tournament.objects.values("id", "name", "format", "settings", "results_version").get(id=tid)
+    t = Tournament.objects.values("id", "name", "format", "settings", "results_version", "time_zone", "start_date", "end_date", "city",
+                                  "country", "mers_weight").get(id=tid)
     players = list(Player.objects.filter(tournament_id=tid).order_by(F("draw").asc(nulls_last=True), "pid").values(
-        "pid", "name", "draw", "ema_id", "country", "substitute", "withdrawn_from"))
+        "pid", "name", "draw", "ema_id", "country", "substitute", "withdrawn_from", "family_name"))
     for p in players:
         p["id"] = p.pop("pid")
     seatings: dict = {}

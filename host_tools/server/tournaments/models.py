@@ -21,6 +21,14 @@ class Tournament(models.Model):
     # standings cache is keyed by it (results.cache)
     results_version = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    # the event itself (``actions.DETAILS``): the hall's time zone, the pages' times are in it
+    # (empty: the server's, MT_TIME_ZONE); dates, city, country and MERS weight for the EMA sheet
+    time_zone = models.CharField(_("time zone of the hall"), max_length=64, blank=True, default="")
+    start_date = models.DateField(_("first day"), null=True, blank=True)
+    end_date = models.DateField(_("last day"), null=True, blank=True)
+    city = models.CharField(_("city"), max_length=100, blank=True, default="")
+    country = models.CharField(_("country"), max_length=3, blank=True, default="")  # as the EMA lists it: three letters
+    mers_weight = models.CharField(_("MERS weight"), max_length=10, blank=True, default="")  # exact decimal as text
 
     class Meta:
         ordering = ["id"]
@@ -36,6 +44,9 @@ class Player(models.Model):
     draw = models.PositiveIntegerField(_("draw number"), null=True, blank=True)
     ema_id = models.CharField(_("EMA id"), max_length=20, blank=True, default="")
     country = models.CharField(_("country"), max_length=60, blank=True, default="")
+    # the family name as registered: the EMA sheet's last name (a Chinese name is family name
+    # first, 李明: family_name 李); empty: the name's last word
+    family_name = models.CharField(_("family name"), max_length=100, blank=True, default="")
     # a substitute fills a seat left by an absent player; substitutes are not ranked
     substitute = models.BooleanField(_("substitute"), default=False)
     checked_in = models.BooleanField(_("checked in"), default=False)

@@ -44,13 +44,29 @@ class SettingsForm(forms.Form):
             else:
                 self.fields[k] = forms.IntegerField(label=self.LABELS[k], required=not s.optional, min_value=0, max_value=2**40)
 
+        # the event itself (tournaments.actions.DETAILS, checked there)
+        self.fields["time_zone"] = forms.CharField(label=_("Time zone of the hall (e.g. Europe/Paris; empty: the server's)"), required=False,
+                                                   max_length=64)
+        self.fields["start_date"] = forms.DateField(label=_("First day (YYYY-MM-DD)"), required=False)
+        self.fields["end_date"] = forms.DateField(label=_("Last day"), required=False)
+        self.fields["city"] = forms.CharField(label=_("City"), required=False, max_length=100)
+        self.fields["country"] = forms.CharField(label=_("Country (three letters, as the EMA lists it)"), required=False, max_length=3)
+        self.fields["mers_weight"] = forms.CharField(label=_("MERS weight (EMA)"), required=False, max_length=10)
+
+    DETAILS = ("time_zone", "start_date", "end_date", "city", "country", "mers_weight")
+
     def settings(self) -> dict:
-        return {k: (v if v != "" else None) for k, v in self.cleaned_data.items() if k != "name"}
+        return {k: (v if v != "" else None) for k, v in self.cleaned_data.items() if k != "name" and k not in self.DETAILS}
+
+    def details(self) -> dict:
+        d = self.cleaned_data
+        return {k: (d[k].isoformat() if k.endswith("_date") and d[k] else d[k] or "") for k in self.DETAILS}
 
 
 class PlayerForm(forms.Form):
     id = forms.CharField(label=_("Player id"), max_length=16, validators=[player_id])
     name = forms.CharField(label=_("Name"), max_length=200)
+    family_name = forms.CharField(label=_("Family name (as in the name: 李 of 李明)"), required=False, max_length=100)
     draw = forms.IntegerField(label=_("Draw number"), required=False, min_value=1, max_value=10**6)
     ema_id = forms.CharField(label=_("EMA number"), required=False, max_length=20)
     country = forms.CharField(label=_("Country"), required=False, max_length=60)
@@ -59,6 +75,7 @@ class PlayerForm(forms.Form):
 
 class PlayerEditForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
+    family_name = forms.CharField(label=_("Family name (as in the name: 李 of 李明)"), required=False, max_length=100)
     draw = forms.IntegerField(label=_("Draw number"), required=False, min_value=1, max_value=10**6)
     ema_id = forms.CharField(label=_("EMA number"), required=False, max_length=20)
     country = forms.CharField(label=_("Country"), required=False, max_length=60)
@@ -68,7 +85,7 @@ class PlayerEditForm(forms.Form):
 
 
 class CsvImportForm(forms.Form):
-    file = forms.FileField(label=_("CSV file (columns: id,name,draw,ema_id,country,substitute)"))
+    file = forms.FileField(label=_("CSV file (columns: id,name,draw,ema_id,country,substitute,family_name)"))
 
 
 class AbsenceForm(forms.Form):

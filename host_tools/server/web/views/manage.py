@@ -34,10 +34,11 @@ def new_tournament(request):
 @needs("organizer")
 @require_http_methods(["GET", "POST"])
 def settings(request, t):
-    initial = dict(t.settings, name=t.name)
+    initial = dict(t.settings, name=t.name, **actions.details_dict(t))
     form = forms.SettingsForm(t.format, request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        _t, ok = attempt(request, form, lambda: actions.update_tournament(actor(request), t.id, form.cleaned_data["name"], form.settings()), _("Settings saved."))
+        _t, ok = attempt(request, form, lambda: actions.update_tournament(actor(request), t.id, form.cleaned_data["name"], form.settings(),
+                                                                         form.details()), _("Settings saved."))
         if ok:
             return redirect(request.path)
     return page(request, "web/manage/settings.html", t, "settings", form=form)

@@ -9,6 +9,8 @@ import time
 
 from django.http import Http404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import ngettext
 
 from host_tools.server.api.results import awards_json
 from host_tools.server.boxes import actions as boxes
@@ -38,7 +40,7 @@ def standings(request, tid):
     res = result(t)
     return page(request, "web/standings.html", t, "standings", res=res, rows=res.rows, std=formats.of(t).standard, refresh=REFRESH,
                 waiting=sum(1 for q in res.quarantine if not q["accepted"] and not q["rejected"]), projector=request.GET.get("projector") == "1",
-                updated=time.strftime("%H:%M:%S"))
+                updated=int(time.time()))
 
 
 def board(request, tid):
@@ -68,6 +70,22 @@ def player(request, tid, pid):
     return page(request, "web/player.html", t, "standings", p=p, pid=pid, row=row, hands=hands)
 
 
+# seed 000 奖项设置: each award's name in the page's language, how it is decided, its count
+AWARDS = {
+    "most_wins": (_l("Best attack (最佳进攻)"), _l("Most hands won in the preliminary sessions; a tie goes to the better preliminary rank."),
+                  lambda n: ngettext("%(n)d win", "%(n)d wins", n) % {"n": n}),
+    "fewest_deal_ins": (_l("Best defence (最佳防守)"),
+                        _l("Fewest deal-ins (discarding another player's winning tile) among the players who played every preliminary "
+                           "session; a tie goes to the better preliminary rank."),
+                        lambda n: ngettext("%(n)d deal-in", "%(n)d deal-ins", n) % {"n": n}),
+    "biggest_hand": (_l("Biggest hand (单盘最大番)"), _l("The most fans in one winning hand (flowers included); a tie goes to the hand reached first."),
+                     lambda n: ngettext("%(n)d fan", "%(n)d fans", n) % {"n": n}),
+    "most_self_draws": (_l("Self-draw king (自摸王)"),
+                        _l("Most wins by self-draw; a tie goes to the most self-draws in one session, then the better preliminary rank."),
+                        lambda n: ngettext("%(n)d self-draw", "%(n)d self-draws", n) % {"n": n}),
+}
+
+
 def awards(request, tid):
     t = tournament_or_404(tid)
     try:
@@ -75,7 +93,13 @@ def awards(request, tid):
         err = None
     except TournamentError as e:
         aw, err = {}, str(e)
-    return page(request, "web/awards.html", t, "awards", awards=aw, error=err)
+    cards = []
+    for key, a in aw.items():
+        title, how, count = AWARDS[key]
+        cards.append(dict(a, key=key, name=title, how=how, ranking=[dict(x, text=count(x["value"])) for x in a["ranking"]],
+                          hand_text=count(a["hand"]["fans"]) if a.get("hand") else ""))
+    pending = next((a["incomplete_sessions"] for a in aw.values()), [])
+    return page(request, "web/awards.html", t, "awards", cards=cards, error=err, pending=pending)
 
 
 def _seating_or_404(request, t, session):
