@@ -9,7 +9,7 @@ import time
 
 from django.http import Http404
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext_lazy
 from django.utils.translation import ngettext
 
 from host_tools.server.api.results import awards_json
@@ -72,16 +72,16 @@ def player(request, tid, pid):
 
 # seed 000 奖项设置: each award's name in the page's language, how it is decided, its count
 AWARDS = {
-    "most_wins": (_l("Best attack (最佳进攻)"), _l("Most hands won in the preliminary sessions; a tie goes to the better preliminary rank."),
+    "most_wins": (gettext_lazy("Best attack (最佳进攻)"), gettext_lazy("Most hands won in the preliminary sessions; a tie goes to the better preliminary rank."),
                   lambda n: ngettext("%(n)d win", "%(n)d wins", n) % {"n": n}),
-    "fewest_deal_ins": (_l("Best defence (最佳防守)"),
-                        _l("Fewest deal-ins (discarding another player's winning tile) among the players who played every preliminary "
+    "fewest_deal_ins": (gettext_lazy("Best defence (最佳防守)"),
+                        gettext_lazy("Fewest deal-ins (discarding another player's winning tile) among the players who played every preliminary "
                            "session; a tie goes to the better preliminary rank."),
                         lambda n: ngettext("%(n)d deal-in", "%(n)d deal-ins", n) % {"n": n}),
-    "biggest_hand": (_l("Biggest hand (单盘最大番)"), _l("The most fans in one winning hand (flowers included); a tie goes to the hand reached first."),
+    "biggest_hand": (gettext_lazy("Biggest hand (单盘最大番)"), gettext_lazy("The most fans in one winning hand (flowers included); a tie goes to the hand reached first."),
                      lambda n: ngettext("%(n)d fan", "%(n)d fans", n) % {"n": n}),
-    "most_self_draws": (_l("Self-draw king (自摸王)"),
-                        _l("Most wins by self-draw; a tie goes to the most self-draws in one session, then the better preliminary rank."),
+    "most_self_draws": (gettext_lazy("Self-draw king (自摸王)"),
+                        gettext_lazy("Most wins by self-draw; a tie goes to the most self-draws in one session, then the better preliminary rank."),
                         lambda n: ngettext("%(n)d self-draw", "%(n)d self-draws", n) % {"n": n}),
 }
 
