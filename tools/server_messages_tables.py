@@ -74,4 +74,6 @@ ZH = {
     "Provisional: session(s) %(s)s not complete yet. The awards are decided over the preliminary sessions once every table has finished.":
         "暂定：第 %(s)s 轮尚未全部结束。奖项在预赛各桌全部结束后确定。",
     "provisional": "暂定", "session %(s)s, table %(t)s, hand %(h)s": "第 %(s)s 轮第 %(t)s 桌第 %(h)s 盘",
+    "Winner (chair)": "和牌者（座位）", "On the discard of": "点炮者", "Hand %(n)s: a win": "第 %(n)s 盘：和牌",
+    "Kongs, penalties, a wall exhausted or time called: the whole form, \"Enter hand %(n)s\".": "有杠、处罚、荒庄或时间到：请用完整表单“录入第 %(n)s 盘”。",
 }

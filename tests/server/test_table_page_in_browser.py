@@ -5,7 +5,7 @@ gives the table more time, re-seats two players found in each other's chairs, re
 penalty, ends the table; the organizer checks in every present player in one step. Each
 action's clicks and page loads are counted (browser.Steps) and bounded. The hand form of an
 MCR event has no Sichuan or Guangdong field, a Sichuan event's no MCR one. Screenshots with
-SERVER_SCREENS=1 (build/screens/server/table-*.png)."""
+SERVER_SCREENS=1 (build/screens/server/table-*.png; docs/screens/server/ with make server-screens)."""
 from __future__ import annotations
 
 import re
@@ -23,8 +23,14 @@ NAMES = {"P1": "Anna Martin", "P2": "李明", "P3": "Jonas Berg", "P4": "王芳"
 
 
 class TableShots(Shots):
+    """table-NN-name.png beside the event test's NN-name.png (make server-screens writes both)."""
+
     def __call__(self, page, name: str, full: bool = True):
-        super().__call__(page, "table-" + name, full)
+        self.n += 1
+        name = "table-%02d-%s.png" % (self.n, name)
+        self.names.append(name)
+        if self.on:
+            page.screenshot(path=str(self.dir / name), full_page=full)
 
 
 @pytest.fixture
@@ -107,7 +113,19 @@ def test_a_table_without_a_box_runs_from_its_page(site):
         assert "Hand 2 entered." in ok(page), page.locator("main").inner_text()[:800]
         fans = oracle.oracle_score({"hand": "[5555p]123m456m789m11s", "self_drawn": True, "kong": True, "seat_wind": "E"})[1]
         assert table.hand_row(2).locator("td").nth(4).inner_text() == str(fans)
-        shot(page, "two-hands")
+
+        # hand 3, a plain win, keyed on the table's page itself: Lukas Novak (chair 3) on Sofia Rossi's discard
+        assert page.locator("#quick-hand h2").inner_text() == "Hand 3: a win"
+        before = s.counts()
+        table.event(0, chair=3, source=1, tiles="123m456m789m111s22s")
+        shot(page, "quick-hand")
+        s.click("#quick-hand button")
+        quick = s.since(before)
+        assert "Hand 3 entered." in ok(page) and table.hands() == 3, page.locator("main").inner_text()[:800]
+        assert quick == {"clicks": 3, "fields": 1, "addresses": 0, "loads": 1}, quick
+        row = table.hand_row(3)
+        assert "Lukas Novak" in row.locator("td").nth(2).inner_text() and "Sofia Rossi" in row.locator("td").nth(3).inner_text()
+        shot(page, "three-hands")
 
         # correct hand 1 by its tiles: it was 王芳? no: Sofia won, but on 刘洋's discard (chair 4), with another hand
         before = s.counts()

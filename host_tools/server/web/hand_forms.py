@@ -211,7 +211,7 @@ class EventForm(forms.Form):
 
 def event_rows(rules: str, seats: list, names: dict, dealer, data=None, initial=None, rows: int = ROWS):
     """The event rows as a formset (prefix ``ev``)."""
-    n = max(rows, len(initial or ()) + 1)
+    n = max(rows, len(initial or ()))
     Formset = forms.formset_factory(EventForm, extra=min(MAX_ROWS, n) - len(initial or ()), max_num=MAX_ROWS, absolute_max=MAX_ROWS)
     chairs = chair_choices(seats, names, dealer, blank="-")
     sources = chair_choices(seats, names, dealer, blank=_("- (self-drawn / none)"))

@@ -82,9 +82,33 @@ def table(request, tid, session, number):
     for c in st["chairs"]:
         c["total"] = totals.get(c["player"])
     fmt = formats.of(t)
+    quick = _quick_entry(t, res, session, number, chairs) if role and chairs is not None and not st["ended"] else None
     return page(request, "web/table.html", t, "board", tj=tj, st=st, session=session, number=number, can_correct=role is not None,
                 forms=forms_, rules=fmt.rules, next_hand=_next_number(res, session, number), has_limit=fmt.minutes(t.settings) is not None,
-                seated=chairs is not None)
+                seated=chairs is not None, quick=quick)
+
+
+QUICK_FRAME = ("hand", "seat0", "seat1", "seat2", "seat3", "dealer", "prevalent_wind", "end", "reason")
+
+
+def _quick_entry(t, res, session, table, chairs) -> dict:
+    """The next hand's win, keyed on the table's page: the hand form with its frame filled in
+    (hidden: number, chairs, dealer, wind) and one row, a win. It posts to the hand form's page,
+    which shows the whole form again if anything is wrong."""
+    rules = formats.of(t).rules
+    names = res.names()
+    nxt = _next_hand(t, res, session, table, chairs)
+    initial = {"hand": nxt["hand"], "dealer": nxt["dealer"], "prevalent_wind": nxt["prevalent_wind"], "end": hand_forms.END_WIN}
+    for i, p in enumerate(nxt["seats"]):
+        initial["seat%d" % i] = p or ""
+    form = hand_forms.HandForm(rules, nxt["seats"], names, _players(t), True, initial=initial)
+    rows = hand_forms.event_rows(rules, nxt["seats"], names, nxt["dealer"], initial=[{"kind": "win"}], rows=1)
+    row = rows.forms[0]
+    row.fields["chair"].label = _("Winner (chair)")
+    row.fields["source"].label = _("On the discard of")
+    shown = [row[n] for n in ("chair", "source", "hand", "flowers", "missing_suit", "horses") if n in row.fields]
+    return {"hand": nxt["hand"], "frame": [form[n] for n in QUICK_FRAME if n in form.fields], "rows": rows, "kind": row["kind"],
+            "shown": shown, "flags": row["flags"]}
 
 
 def _act(request, t, session, table, f) -> bool:
@@ -205,7 +229,8 @@ def correct(request, t, session, table, number):
     initial = dict(still, dealer=keyed["dealer"], prevalent_wind=keyed["prevalent_wind"], end=end)
     data = request.POST if request.method == "POST" else None
     form = hand_forms.HandForm(rules, seats, names, [], False, data, initial=initial)
-    rows = hand_forms.event_rows(rules, seats, names, keyed["dealer"], data, initial=ev_rows or [{"kind": "win"}], rows=_rows_count(request))
+    rows = hand_forms.event_rows(rules, seats, names, keyed["dealer"], data, initial=ev_rows or [{"kind": "win"}],
+                                 rows=max(_rows_count(request), len(ev_rows) + 1))
     if data is not None and form.is_valid() and rows.is_valid():
         d = form.cleaned_data
         try:
