@@ -4,8 +4,8 @@ real server (gunicorn, SQLite), with four simulated boxes on PTYs and the sync t
 create the tournament, import 16 players from a CSV, make a referee account, register and bind
 four boxes, seat session 1 by draw, swap two players, publish (projector, table sheets); each
 box gets its config from the server through the sync tool, plays an MCR session and syncs (box
-4 fails before its last hand); the referee corrects a hand by player name and enters box 4's
-last hand by hand; session 2 is seated by rank and played (a spare box replaces box 4); a
+4 fails before its last hand); the referee corrects a hand by player name, enters box 4's
+last hand by hand and ends its table; session 2 is seated by rank and played (a spare box replaces box 4); a
 penalty is given by picking a player; standings, awards, exports (CSV, EMA), the audit log,
 and the pages in Chinese. With SERVER_SCREENS=1 a screenshot of every page goes to
 build/screens/server/ (docs/screens/server/ with SERVER_SCREENS_UPDATE=1: make server-screens)."""
@@ -208,6 +208,11 @@ def test_whole_event_in_the_browser(event):
         assert "Hand 16 entered." in ok_message(page)
         assert page.locator("#hands tr").count() == before + 1
         assert "entered by a referee" in page.locator("#hands").inner_text()
+        # box 4 never sent its session_end: the referee ends the table (the session is complete)
+        page.check("#id_end-confirm")
+        page.fill("#id_end-reason", "box 4 failed; last hand entered by hand")
+        submit(page, "#end-table button")
+        assert "Table ended." in ok_message(page) and "finished" in page.locator("#time-left").inner_text()
         shot(page, "table-1-4-entered")
 
         # a penalty, by picking a player
@@ -256,7 +261,7 @@ def test_whole_event_in_the_browser(event):
         page.goto(url + "/t/%s/standings?projector=1" % TID)
         shot(page, "standings-projector", full=False)
         page.goto(url + "/t/%s/awards" % TID)
-        assert page.locator(".card").count() == 4
+        assert page.locator(".card").count() == 4 and page.locator("#provisional").count() == 0  # both sessions complete
         shot(page, "awards")
 
         # --- exports: downloads from the exports page

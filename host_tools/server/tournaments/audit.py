@@ -25,7 +25,7 @@ MAX_TEXT = 200  # one value's text at most (a whole import's player list is not 
 
 def text(v: Any) -> str:
     """A stored value as a person reads it: lists joined by commas, objects as name=value."""
-    if v is None or v == "":
+    if v is None or v == "" or v == {} or v == []:
         return "-"
     if isinstance(v, bool):
         return "yes" if v else "no"
