@@ -232,3 +232,16 @@ def test_a_referee_ends_a_table_swaps_its_box_and_players_check_in_at_once(serve
     actions = [a["action"] for a in server.org.get("/api/audit?tournament=%s" % tid)[1]]
     for a in ("table.swap_box", "table.end", "table.reopen", "players.check_in"):
         assert a in actions, a
+
+
+def test_a_hand_of_a_three_player_table_is_settled_among_the_three(server):
+    """Seed 000 §一.3 (三人正常比赛): the empty chair neither pays nor is paid (the box's settle option
+    ``absent``); entered by hand it was refused ("the empty seat cannot score") when the fourth
+    chair would have paid a self-draw."""
+    tid = setup(server, "mcr_000", players="ABCDEFG")
+    seat(server, tid, 1, ["ABCD", "EFG"])
+    tiles = "123m456m789m111s22s"
+    st, h = server.ref.post("/api/tournaments/%s/hands" % tid, {"session": 1, "table": 2, "hand": 1, "seats": ["E", "F", "G", None], "dealer": 0,
+                                                               "prevalent_wind": "E", "events": [{"win": 1, "hand": tiles}], "reason": "no box"})
+    each = 8 + oracle.oracle_score({"hand": tiles, "self_drawn": True, "seat_wind": "S"})[1]
+    assert st == 201 and h["deltas"] == [-each, 2 * each, -each, 0], h

@@ -23,9 +23,12 @@ FIGURES = ("dealer", "winners", "discarder", "fans", "fan_names", "deductions")
 
 
 def settle_keyed(rules: str, seats: list, dealer, prevalent_wind, events, options: Optional[dict] = None):
-    """The hand settled by rules_min (``settle_request.settle``), or Invalid saying why not."""
+    """The hand settled by rules_min (``settle_request.settle``), or Invalid saying why not. A
+    three-player table's empty chair is the settle protocol's ``absent`` seat, as on the box."""
     from rules_min.settle_request import settle
 
+    if options is None and None in seats:
+        options = {"absent": seats.index(None)}
     try:
         h = settle({"dealer": dealer, "prevalent_wind": prevalent_wind, "events": events, "options": options or {}}, rules)
     except ValueError as e:
