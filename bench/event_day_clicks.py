@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.server.browser import ARGS, Steps, TablePage, chromium  # noqa: E402
+from tests.server.browser import ARGS, Steps, TablePage, chromium, login  # noqa: E402
 from tests.server.helpers import Client, free_port  # noqa: E402
 
 PASSWORD = "a long enough password"
@@ -66,13 +66,6 @@ def setup(url: str) -> str:
     return tid
 
 
-def login(s, url, user):
-    s.goto(url + "/login/")
-    s.fill("#id_username", user)
-    s.fill("#id_password", PASSWORD)
-    s.click("button[type=submit]")
-
-
 def measured(s, fn):
     before = s.counts()
     fn()
@@ -81,7 +74,7 @@ def measured(s, fn):
 
 def after(page, url, tid) -> dict:
     s = Steps(page)
-    login(s, url, "ref")
+    login(s, url, "ref", PASSWORD)
     t = TablePage(s, url, tid, 1, 2)
     out = {}
     s.goto(url + "/t/%s/board?session=1" % tid)
@@ -121,7 +114,7 @@ def after(page, url, tid) -> dict:
     out["re-seat after 3 hands"] = measured(s, reseat)
 
     s.click("form[action='/logout/'] button")
-    login(s, url, "org")
+    login(s, url, "org", PASSWORD)
     s.goto(url + "/t/%s/manage/players" % tid)
 
     def check_in():
@@ -133,7 +126,7 @@ def after(page, url, tid) -> dict:
 
 def before(page, url, tid) -> dict:
     s = Steps(page)
-    login(s, url, "ref")
+    login(s, url, "ref", PASSWORD)
     out = {}
     s.goto(url + "/t/%s/board?session=1" % tid)
 
@@ -168,7 +161,7 @@ def before(page, url, tid) -> dict:
     out["extend one table's time"] = {"note": "not possible"}
     out["re-seat after 3 hands"] = {"note": "not possible (a points correction per hand; winners, fans, deal-ins stay wrong)"}
     s.click("form[action='/logout/'] button")
-    login(s, url, "org")
+    login(s, url, "org", PASSWORD)
     s.goto(url + "/t/%s/manage/players" % tid)
 
     def check_in():

@@ -33,15 +33,18 @@ def screens_wanted() -> bool:
 
 
 class Shots:
-    def __init__(self):
+    """Screenshots numbered in the order taken: PREFIXNN-name.png."""
+
+    def __init__(self, prefix: str = ""):
         self.on = screens_wanted()
         self.dir = screens_dir() if self.on else None
         self.n = 0
         self.names = []
+        self.prefix = prefix
 
     def __call__(self, page, name: str, full: bool = True):
         self.n += 1
-        name = "%02d-%s.png" % (self.n, name)
+        name = "%s%02d-%s.png" % (self.prefix, self.n, name)
         self.names.append(name)
         if self.on:
             page.screenshot(path=str(self.dir / name), full_page=full)
@@ -93,6 +96,14 @@ class Steps:
     def tick(self, selector: str, on: bool = True):
         self.clicks += 1
         self.page.set_checked(selector, on)
+
+
+def login(steps: "Steps", url: str, user: str, password: str):
+    """Log in through the login page, counted."""
+    steps.goto(url + "/login/")
+    steps.fill("#id_username", user)
+    steps.fill("#id_password", password)
+    steps.click("button[type=submit]")
 
 
 class TablePage:

@@ -14,23 +14,12 @@ import pytest
 
 import oracle
 
-from .browser import ARGS, Shots, Steps, TablePage, chromium
+from .browser import ARGS, Shots, Steps, TablePage, chromium, login
 from .conftest import PASSWORD, Running, new_database, start_server, stop
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is pinned in requirements-dev.txt")
 
 NAMES = {"P1": "Anna Martin", "P2": "李明", "P3": "Jonas Berg", "P4": "王芳", "P5": "Sofia Rossi", "P6": "张伟", "P7": "Lukas Novak", "P8": "刘洋"}
-
-
-class TableShots(Shots):
-    """table-NN-name.png beside the event test's NN-name.png (make server-screens writes both)."""
-
-    def __call__(self, page, name: str, full: bool = True):
-        self.n += 1
-        name = "table-%02d-%s.png" % (self.n, name)
-        self.names.append(name)
-        if self.on:
-            page.screenshot(path=str(self.dir / name), full_page=full)
 
 
 @pytest.fixture
@@ -53,13 +42,6 @@ def event(site, fmt="mcr_000"):
     return tid
 
 
-def login(steps, url, user):
-    steps.goto(url + "/login/")
-    steps.fill("#id_username", user)
-    steps.fill("#id_password", PASSWORD)
-    steps.click("button[type=submit]")
-
-
 def ok(page):
     return " ".join(page.locator(".messages .ok").all_inner_texts())
 
@@ -68,13 +50,13 @@ def test_a_table_without_a_box_runs_from_its_page(site):
     url = site.url
     tid = event(site)
     sc = event(site, "sichuan_003")
-    shot = TableShots()
+    shot = Shots("table-")  # table-NN-name.png beside the event test's NN-name.png
     with playwright.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium(), headless=True, args=ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="en-GB")
         page.set_default_timeout(30000)
         s = Steps(page)
-        login(s, url, "ref")
+        login(s, url, "ref", PASSWORD)
         table = TablePage(s, url, tid, 1, 2)
 
         # reached from the referee page, before the table has a hand
@@ -194,7 +176,7 @@ def test_a_table_without_a_box_runs_from_its_page(site):
 
         # the organizer checks in every present player in one step (P8 is missing)
         s.click("form[action='/logout/'] button")
-        login(s, url, "org")
+        login(s, url, "org", PASSWORD)
         s.goto(url + "/t/%s/manage/players" % tid)
         before = s.counts()
         s.tick("input[name=present][value=P8]", False)

@@ -95,19 +95,12 @@ def _quick_entry(t, res, session, table, chairs) -> dict:
     """The next hand's win, keyed on the table's page: the hand form with its frame filled in
     (hidden: number, chairs, dealer, wind) and one row, a win. It posts to the hand form's page,
     which shows the whole form again if anything is wrong."""
-    rules = formats.of(t).rules
-    names = res.names()
-    nxt = _next_hand(t, res, session, table, chairs)
-    initial = {"hand": nxt["hand"], "dealer": nxt["dealer"], "prevalent_wind": nxt["prevalent_wind"], "end": hand_forms.END_WIN}
-    for i, p in enumerate(nxt["seats"]):
-        initial["seat%d" % i] = p or ""
-    form = hand_forms.HandForm(rules, nxt["seats"], names, _players(t), True, initial=initial)
-    rows = hand_forms.event_rows(rules, nxt["seats"], names, nxt["dealer"], initial=[{"kind": "win"}], rows=1)
+    form, rows = _next_hand_forms(t, res, session, table, chairs, rows=1)
     row = rows.forms[0]
     row.fields["chair"].label = _("Winner (chair)")
     row.fields["source"].label = _("On the discard of")
     shown = [row[n] for n in ("chair", "source", "hand", "flowers", "missing_suit", "horses") if n in row.fields]
-    return {"hand": nxt["hand"], "frame": [form[n] for n in QUICK_FRAME if n in form.fields], "rows": rows, "kind": row["kind"],
+    return {"hand": form["hand"].value(), "frame": [form[n] for n in QUICK_FRAME if n in form.fields], "rows": rows, "kind": row["kind"],
             "shown": shown, "flags": row["flags"]}
 
 
@@ -179,29 +172,46 @@ def enter(request, t, session, table):
     chairs = _seated(request, t, session, table)
     if chairs is None and (session, table) not in res.tables:
         raise Http404(_("Table %(t)d is not seated in session %(s)d") % {"t": table, "s": session})
+    data = request.POST if request.method == "POST" else None
+    form, rows = _next_hand_forms(t, res, session, table, chairs, data, _rows_count(request))
+
+    def act(d, events):
+        why = d["reason"].strip() or "keyed from the table's page"
+        return referee.enter_hand(actor(request), t.id, session, table, d["hand"], d["seats"], d["dealer"], d["prevalent_wind"], events, why)
+
+    done = _save(request, t, session, table, form, rows, act, lambda d: _("Hand %(n)d entered.") % {"n": d["hand"]})
+    if done is not None:
+        return done
+    return page(request, "web/referee/enter.html", t, "referee", form=form, rows=rows, session=session, table=table, rules=formats.of(t).rules,
+                entering=True, more=min(hand_forms.MAX_ROWS, rows.total_form_count() + 4))
+
+
+def _next_hand_forms(t, res, session, table, chairs, data=None, rows=hand_forms.ROWS):
+    """The form of the table's next hand, its frame filled in (number, chairs, dealer, wind),
+    and its event rows, the first a win."""
     rules = formats.of(t).rules
     names = res.names()
     nxt = _next_hand(t, res, session, table, chairs)
     initial = {"hand": nxt["hand"], "dealer": nxt["dealer"], "prevalent_wind": nxt["prevalent_wind"], "end": hand_forms.END_WIN}
     for i, p in enumerate(nxt["seats"]):
         initial["seat%d" % i] = p or ""
-    data = request.POST if request.method == "POST" else None
     form = hand_forms.HandForm(rules, nxt["seats"], names, _players(t), True, data, initial=initial)
-    rows = hand_forms.event_rows(rules, nxt["seats"], names, nxt["dealer"], data, initial=[{"kind": "win"}], rows=_rows_count(request))
-    if data is not None and form.is_valid() and rows.is_valid():
-        d = form.cleaned_data
-        try:
-            events = hand_forms.events_from(form, rows)
-        except ValidationError as e:
-            form.add_error(None, e)
-        else:
-            why = d["reason"].strip() or "keyed from the table's page"
-            _r, ok = attempt(request, form, lambda: referee.enter_hand(actor(request), t.id, session, table, d["hand"], d["seats"], d["dealer"],
-                                                                      d["prevalent_wind"], events, why), _("Hand %(n)d entered.") % {"n": d["hand"]})
-            if ok:
-                return redirect("/t/%s/tables/%d/%d" % (t.id, session, table))
-    return page(request, "web/referee/enter.html", t, "referee", form=form, rows=rows, session=session, table=table, rules=rules,
-                entering=True, more=min(hand_forms.MAX_ROWS, rows.total_form_count() + 4))
+    return form, hand_forms.event_rows(rules, nxt["seats"], names, nxt["dealer"], data, initial=[{"kind": "win"}], rows=rows)
+
+
+def _save(request, t, session, table, form, rows, act, message):
+    """A keyed hand settled and stored by ``act(cleaned data, events)``: the table's page after
+    it, or None (the form says what is wrong, nothing changed)."""
+    if not (form.is_bound and form.is_valid() and rows.is_valid()):
+        return None
+    d = form.cleaned_data
+    try:
+        events = hand_forms.events_from(form, rows)
+    except ValidationError as e:
+        form.add_error(None, e)
+        return None
+    _r, ok = attempt(request, form, lambda: act(d, events), message(d))
+    return redirect("/t/%s/tables/%d/%d" % (t.id, session, table)) if ok else None
 
 
 def _counted(res, session, table, number):
@@ -231,17 +241,11 @@ def correct(request, t, session, table, number):
     form = hand_forms.HandForm(rules, seats, names, [], False, data, initial=initial)
     rows = hand_forms.event_rows(rules, seats, names, keyed["dealer"], data, initial=ev_rows or [{"kind": "win"}],
                                  rows=max(_rows_count(request), len(ev_rows) + 1))
-    if data is not None and form.is_valid() and rows.is_valid():
-        d = form.cleaned_data
-        try:
-            events = hand_forms.events_from(form, rows)
-        except ValidationError as e:
-            form.add_error(None, e)
-        else:
-            _r, ok = attempt(request, form, lambda: rescore.rescore(actor(request), t.id, session, table, number, d["dealer"], d["prevalent_wind"],
-                                                                   events, d["reason"]), _("Hand corrected."))
-            if ok:
-                return redirect("/t/%s/tables/%d/%d" % (t.id, session, table))
+    done = _save(request, t, session, table, form, rows,
+                 lambda d, events: rescore.rescore(actor(request), t.id, session, table, number, d["dealer"], d["prevalent_wind"], events,
+                                                   d["reason"]), lambda d: _("Hand corrected."))
+    if done is not None:
+        return done
     return page(request, "web/referee/enter.html", t, "referee", form=form, rows=rows, session=session, table=table, rules=rules,
                 entering=False, h=h, chairs_named=_named(seats, names), more=min(hand_forms.MAX_ROWS, rows.total_form_count() + 4))
 
