@@ -6,14 +6,17 @@ Django apps, each with its models, actions and migrations side by side:
     boxes/        the boxes at the tables: devices and keys, the device contract (``contract``,
                   ``contract_v1``: envelope, signature, payload, over protocol/), uploads
                   (``ingest``, plain SQL in ``sql``), the one builder of a hand's row
-                  (``hand_row``), the referees' corrections, hands and rulings (``referee``)
+                  (``hand_row``), the referees' corrections, hands and rulings (``referee``),
+                  a hand re-scored from its tiles (``rescore``), a table's box swapped (``swap``)
     tournaments/  tournaments, players, attendance, roles, seatings, penalties, play-offs, the
-                  hall's clock, the audit log; ``actions.bump`` invalidates cached results
+                  hall's clock and more time (``clock``), a table's end and re-seat
+                  (``tables``), the audit log; ``actions.bump`` invalidates cached results
     results/      results from what is stored: snapshot, integrity (quarantine), compute,
-                  cache, exports (its ``__init__`` lists the modules)
+                  cache, exports, progress (sessions complete) (its ``__init__`` lists them)
     survival/     the survival event while it runs
     api/          the JSON API (django-ninja): its schemas are the one source of /openapi.json
-    web/          the organizer's, referees' and public pages
+    web/          the organizer's, referees' and public pages (a table's page: ``views.tables``,
+                  ``table_status``, the hand form ``hand_forms``)
 
 Modules: ``main`` (the ``serve`` command), ``settings`` (from the environment ``main`` sets),
 ``urls``, ``wsgi``, ``dburl`` (``--db`` URLs), ``sqlite_backend`` (SQLite opened for durability),

@@ -128,6 +128,8 @@ class TournamentIn(Strict):
 class TournamentPatch(Strict):
     name: Optional[Name] = None
     settings: Optional[dict[str, Union[StrictInt, str, None]]] = None
+    details: Optional[dict[str, Optional[Annotated[str, Field(max_length=100)]]]] = Field(
+        default=None, description="the event: time_zone (IANA name), start_date, end_date (YYYY-MM-DD), city, country (3 letters), mers_weight")
 
 
 class TournamentOut(Schema):
@@ -136,6 +138,7 @@ class TournamentOut(Schema):
     format: str
     settings: dict
     created_at: str
+    details: dict
 
 
 # a player id fits the box's screen (protocol/config.py PLAYER_MAX), or no box could be set up for the player
@@ -149,6 +152,7 @@ class PlayerIn(Strict):
     ema_id: Optional[Annotated[str, Field(max_length=20), AfterValidator(_text)]] = None
     country: Optional[Annotated[str, Field(max_length=60), AfterValidator(_text)]] = None
     substitute: Optional[StrictBool] = None
+    family_name: Optional[Annotated[str, Field(max_length=100), AfterValidator(_text)]] = None
 
 
 class PlayerPatch(Strict):
@@ -157,6 +161,7 @@ class PlayerPatch(Strict):
     ema_id: Optional[Annotated[str, Field(max_length=20), AfterValidator(_text)]] = None
     country: Optional[Annotated[str, Field(max_length=60), AfterValidator(_text)]] = None
     substitute: Optional[StrictBool] = None
+    family_name: Optional[Annotated[str, Field(max_length=100), AfterValidator(_text)]] = None
     checked_in: Optional[StrictBool] = None
     withdrawn_from: Optional[Session] = None
 
@@ -170,6 +175,7 @@ class PlayerOut(Schema):
     substitute: bool
     checked_in: bool
     withdrawn_from: Optional[int]
+    family_name: str = ""
 
 
 class ImportOut(Schema):
