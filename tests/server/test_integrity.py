@@ -155,3 +155,19 @@ def test_rejected_record_never_counts(server):
     assert server.anon.post("/api/tournaments/%s/rulings" % tid, {"record": q[0]["record"], "decision": "accept"})[0] == 401
 
 
+
+
+def test_a_draft_seating_is_not_taken_as_published(server):
+    """A seating saved but not published seats nobody: the records of its session wait in
+    quarantine until it is published (and count then)."""
+    tid = server.tournament("mcr_000", players=PLAYERS)
+    seat(server, tid, 1, [PLAYERS[:4], PLAYERS[4:]], publish=False)
+    dev = Device(uid("draft"))
+    assert server.org.post("/api/devices", {"id": dev.id, "key": dev.key.hex(), "tournament": tid, "table": 1})[0] == 201
+    upload(server, table_records(dev, tid, 1, 1, dict(zip(PLAYERS[:4], (30, 10, -10, -30)))))
+    body = standings(server, tid)
+    assert body["quarantined"] == 3 and all(r["match"] == "0" for r in body["standings"]), body
+    assert all(x["problems"] == ["session 1 has no published seating"] for x in quarantine(server, tid))
+    assert server.org.post("/api/tournaments/%s/seatings/1/publish" % tid)[0] == 200
+    body = standings(server, tid)
+    assert body["quarantined"] == 0 and {r["player"]: r["match"] for r in body["standings"]}["11"] == "30"
