@@ -15,7 +15,7 @@ from host_tools.server.tournaments import audit, formats
 from host_tools.server.tournaments.actions import bump, get
 from host_tools.server.tournaments.models import Player
 
-from . import hand_row
+from . import hand_row, invariants
 from .contract import POINTS
 from .models import Correction, Hand, Record, Ruling
 
@@ -61,6 +61,10 @@ def correct(actor: str, tid: str, session: int, table: int, number: int, points:
     if not reason.strip():
         raise Invalid("give a reason")
     deltas = [0 if p is None else pts[p] - dd.get(p, 0) for p in h.seats]
+    try:  # the same door as every other way a result enters
+        invariants.correction(deltas, [0 if p is None else dd.get(p, 0) for p in h.seats])
+    except invariants.Unbalanced as e:
+        raise Invalid(str(e)) from None
     with transaction.atomic():
         before = h.deltas
         prev = Correction.objects.filter(hand=h).order_by("-id").first()
@@ -99,6 +103,10 @@ def enter_hand(actor: str, tid: str, session: int, table: int, number: int, seat
     for i, p in enumerate(seats):
         if p is None and deltas[i]:
             raise Invalid("the empty seat cannot score")
+    try:  # the same door as every other way a result enters
+        invariants.hand(deltas, h.settled())
+    except invariants.Unbalanced as e:
+        raise Invalid("the hand does not add up: %s" % e) from None
     now = timezone.now()
     with transaction.atomic():
         row = Hand.objects.create(

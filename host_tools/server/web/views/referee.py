@@ -2,14 +2,15 @@
 player, play-offs, correcting a hand by player name, entering a whole hand when a box failed."""
 from __future__ import annotations
 
-from host_tools.server import numeric
+from host_tools.server import errors, numeric
 
+from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from host_tools.server.boxes import referee
+from host_tools.server.boxes import claims, referee
 from host_tools.server.tournaments import formats
 from host_tools.server.tournaments import referee as tref
 from host_tools.server.tournaments.models import Penalty, Player, Seating
@@ -35,6 +36,18 @@ def home(request, t):
             if f.is_valid():
                 d = f.cleaned_data
                 attempt(request, None, lambda: referee.rule(who, t.id, d["record"], d["decision"], d["reason"]), _("Ruling saved."))
+            return redirect(request.path)
+        if a == "claim":
+            f = forms.ClaimForm(request.POST)
+            if f.is_valid():
+                d = f.cleaned_data
+                try:
+                    c = claims.claim(who, t.id, d["device"], d["seq"], d["session"], d["table"])
+                except (errors.Invalid, errors.Conflict, errors.NotFound) as e:
+                    messages.error(request, str(e))
+                else:
+                    messages.success(request, _("%(n)d records claimed for session %(s)d table %(t)d.")
+                                     % {"n": len(c.record_ids), "s": c.session, "t": c.table})
             return redirect(request.path)
         if a == "penalty" and pen.is_valid():
             d = pen.cleaned_data
