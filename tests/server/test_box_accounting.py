@@ -138,7 +138,7 @@ def test_a_session_keyed_in_at_the_box_is_claimed_in_one_step(server):
     assert "3 records claimed for session 1 table 4" in errors_on(page.get(home)[2])
     got = match(server, t)
     assert {p: got[p] for p in P} == {p: str(v) for p, v in scores.items()} and set(got.values()) == {"0", "30", "10", "-10", "-30"}
-    assert quarantine(server, t) == [] and standings(server, t)["problems"] == []
+    assert quarantine(server, t) == [] and not [p for p in standings(server, t)["problems"] if "table 4" in p]  # session_end agrees
     # claimed once: again is refused; the box's accounting calls them ruled (claimed)
     assert server.ref.post(claim, {"device": dev.id, "seq": q[0]["seq"], "session": 1, "table": 4})[0] == 404
     acc = server.org.get("/api/devices/%s/records" % dev.id)[1]

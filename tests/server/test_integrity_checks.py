@@ -19,7 +19,7 @@ def snapshot(fmt: str, players: list, hands: list, seatings=None) -> Snapshot:
         return {k: rows.get(k, []) for k in keys}
 
     return Snapshot(tournament={"id": "T", "name": "T", "format": fmt, "settings": {}, "results_version": 1},
-                    players=[{"id": p, "name": p} for p in players], seatings=seatings or {}, bindings={}, starts=[], ends=[], corrections=[],
+                    players=[{"id": p, "name": p} for p in players], seatings=seatings or {}, starts=[], ends=[], corrections=[],
                     rulings={}, penalties=[], playoffs=[], groups=groups, reader=reader)
 
 
