@@ -297,8 +297,8 @@ def test_dead_server_then_resume(tmp_path, thread_box):
     dev = thread_box()
     keys = write_keys(tmp_path / "keys.json", ["box-1"])
     with MiniServer({"box-1": key_for("box-1")}) as srv:
-        srv.down = True
-        with pytest.raises(sync.ServerError, match="unreachable") as e:
+        srv.down = True  # 503 to everything: a server that fails, not one that is unreachable
+        with pytest.raises(sync.ServerError, match="answered HTTP 503 to every record") as e:
             sync.sync(dev.path, server=srv.url, key_file=keys, **FAST)
         assert dev.app.j.acked == 0 and e.value.summary.pulled > 0
         # it comes back, then dies after two requests (mid-sync, chunks of 4)

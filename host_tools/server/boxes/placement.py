@@ -134,7 +134,10 @@ def answer(body: dict, h: Optional[tuple]) -> dict:
         return {"status": "correction", "corrects": {"device": c["device"], "seq": c["seq"]}}
     if h is None:
         return {"status": "table", "tournament": body["tournament"], "session": body["session"], "table": body["table"]}
-    return {"status": "quarantine", "tournament": h[0], "reason": h[2]}
+    out = {"status": "quarantine", "reason": h[2]}
+    if h[0] is not None:  # None: no tournament's quarantine holds it yet (its box is bound to none)
+        out["tournament"] = h[0]
+    return out
 
 
 def stored(connection, pairs) -> dict:
@@ -160,5 +163,5 @@ def stored(connection, pairs) -> dict:
                 elif why is None:
                     out[(dev, seq)] = {"status": "table", "tournament": tid, "session": s, "table": t}
                 else:
-                    out[(dev, seq)] = {"status": "quarantine", "tournament": ht, "reason": why}
+                    out[(dev, seq)] = answer({}, (ht, True, why))
     return out
