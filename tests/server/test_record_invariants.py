@@ -82,3 +82,16 @@ def test_numbers_no_database_can_store_are_refused_per_record(server):
     assert stored_seqs(server, dev) == [1, 2, 3]
     assert match(server, t)["p1"] == "30"
 
+
+
+def test_the_referees_paths_go_through_the_same_door(server):
+    """A referee's correction is held to the same bounds as a box's (its own checks already
+    refuse sums that are not 0): points and a deduction that together leave the bounds are refused."""
+    t, dev = tournament_with_box(server)
+    upload(server, table_records(dev, t, 1, 1, dict(zip(P, (30, 10, -10, -30)))))
+    corr = {"session": 1, "table": 1, "hand": 1, "points": {"p1": 1000000, "p2": -1000000, "p3": 0, "p4": 0}, "reason": "x",
+            "deductions": {"p2": 5}}
+    st, body = server.ref.post("/api/tournaments/%s/corrections" % t, corr)
+    assert st == 400 and "between" in body["error"], body
+    st, body = server.ref.post("/api/tournaments/%s/corrections" % t, dict(corr, deductions={"p2": 0}))
+    assert st == 201, body
