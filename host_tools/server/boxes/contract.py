@@ -119,13 +119,21 @@ def _whole(text):
     return int(text)
 
 
+# Only an integer of 19 digits or more can be beyond 64 bits: the payload's digits as "0" and all
+# else as " " (one C pass) tell whether it has one; without, its integers are read as they are
+# (a check per number costs more than the rest of the parse). Fractions are always caught.
+_DIGIT_RUNS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_RUN = b"0" * 19
+
+
 def parse_json(data: bytes) -> Any:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise BadRecord("payload is not UTF-8") from None
+    ints = _whole if _LONG_RUN in bytes(data).translate(_DIGIT_RUNS) else int
     try:
-        return json.loads(text, object_pairs_hook=_no_dupes, parse_constant=_no_constants, parse_float=_no_fraction, parse_int=_whole)
+        return json.loads(text, object_pairs_hook=_no_dupes, parse_constant=_no_constants, parse_float=_no_fraction, parse_int=ints)
     except BadRecord:
         raise
     except (ValueError, RecursionError):
