@@ -9,15 +9,18 @@ Django apps, each with its models, actions and migrations side by side:
                   payload, over protocol/), results that add up (``invariants``), uploads
                   (``ingest``, plain SQL in ``sql``) and where each record goes (``placement``),
                   the one builder of a hand's row (``hand_row``), the referees' corrections,
-                  hands and rulings (``referee``), sessions keyed in at a box claimed for a table
-                  (``claims``), every record a box sent accounted for (``accounting``)
+                  hands and rulings (``referee``), a hand re-scored from its tiles (``rescore``),
+                  a table's box swapped (``swap``), sessions keyed in at a box claimed for a
+                  table (``claims``), every record a box sent accounted for (``accounting``)
     tournaments/  tournaments, players, attendance, roles, seatings, penalties, play-offs, the
-                  hall's clock, the audit log; ``actions.bump`` invalidates cached results
+                  hall's clock and more time (``clock``), a table's end and re-seat
+                  (``tables``), the audit log; ``actions.bump`` invalidates cached results
     results/      results from what is stored: snapshot, integrity (quarantine), compute,
-                  cache, exports (its ``__init__`` lists the modules)
+                  cache, exports, progress (sessions complete) (its ``__init__`` lists them)
     survival/     the survival event while it runs
     api/          the JSON API (django-ninja): its schemas are the one source of /openapi.json
-    web/          the organizer's, referees' and public pages
+    web/          the organizer's, referees' and public pages (a table's page: ``views.tables``,
+                  ``table_status``, the hand form ``hand_forms``)
 
 Modules: ``main`` (the ``serve`` command), ``settings`` (from the environment ``main`` sets),
 ``urls``, ``wsgi``, ``dburl`` (``--db`` URLs), ``sqlite_backend`` (SQLite opened for durability),

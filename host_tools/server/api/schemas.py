@@ -153,6 +153,8 @@ class TournamentIn(Strict):
 class TournamentPatch(Strict):
     name: Optional[Name] = None
     settings: Optional[dict[str, Union[StrictInt, str, None]]] = None
+    details: Optional[dict[str, Optional[Annotated[str, Field(max_length=100)]]]] = Field(
+        default=None, description="the event: time_zone (IANA name), start_date, end_date (YYYY-MM-DD), city, country (3 letters), mers_weight")
 
 
 class TournamentOut(Schema):
@@ -161,6 +163,7 @@ class TournamentOut(Schema):
     format: str
     settings: dict
     created_at: str
+    details: dict
 
 
 # a player id fits the box's screen (protocol/config.py PLAYER_MAX), or no box could be set up for the player
@@ -174,6 +177,7 @@ class PlayerIn(Strict):
     ema_id: Optional[Annotated[str, Field(max_length=20), AfterValidator(_text)]] = None
     country: Optional[Annotated[str, Field(max_length=60), AfterValidator(_text)]] = None
     substitute: Optional[StrictBool] = None
+    family_name: Optional[Annotated[str, Field(max_length=100), AfterValidator(_text)]] = None
 
 
 class PlayerPatch(Strict):
@@ -182,6 +186,7 @@ class PlayerPatch(Strict):
     ema_id: Optional[Annotated[str, Field(max_length=20), AfterValidator(_text)]] = None
     country: Optional[Annotated[str, Field(max_length=60), AfterValidator(_text)]] = None
     substitute: Optional[StrictBool] = None
+    family_name: Optional[Annotated[str, Field(max_length=100), AfterValidator(_text)]] = None
     checked_in: Optional[StrictBool] = None
     withdrawn_from: Optional[Session] = None
 
@@ -195,6 +200,7 @@ class PlayerOut(Schema):
     substitute: bool
     checked_in: bool
     withdrawn_from: Optional[int]
+    family_name: str = ""
 
 
 class ImportOut(Schema):

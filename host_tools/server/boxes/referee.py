@@ -82,7 +82,7 @@ def enter_hand(actor: str, tid: str, session: int, table: int, number: int, seat
     """A whole hand keyed by a referee (the box failed): the players by seat, the dealer, and
     the table's events in the settle protocol's form (win: notation and flags; kongs;
     penalties); rules_min settles it with the tournament's rule set."""
-    from rules_min.settle_request import settle
+    from .rescore import keyed, settle_keyed
 
     t = get(tid)
     rules = formats.of(t).rules
@@ -94,24 +94,15 @@ def enter_hand(actor: str, tid: str, session: int, table: int, number: int, seat
     known = set(Player.objects.filter(tournament=t, pid__in=named).values_list("pid", flat=True))
     if len(named) < 3 or len(set(named)) != len(named) or set(named) - known:
         raise Invalid("seats must name 3 or 4 different registered players (unknown: %s)" % ", ".join(sorted(set(named) - known)))
-    try:
-        h = settle({"dealer": dealer, "prevalent_wind": prevalent_wind, "events": events, "options": options or {}}, rules)
-    except ValueError as e:
-        args = e.args
-        raise Invalid("the hand does not settle: %s" % (args[1] if len(args) > 1 else e)) from None
+    if Hand.objects.filter(tournament=tid, session=session, table=table, number=number, device__isnull=True).exists():
+        raise Conflict("hand %d of session %d table %d was already entered by a referee: correct it instead" % (number, session, table))
+    h = settle_keyed(rules, seats, dealer, prevalent_wind, events, options)
     deltas = h.deltas()
-    for i, p in enumerate(seats):
-        if p is None and deltas[i]:
-            raise Invalid("the empty seat cannot score")
-    try:  # the same door as every other way a result enters
-        invariants.hand(deltas, h.settled())
-    except invariants.Unbalanced as e:
-        raise Invalid("the hand does not add up: %s" % e) from None
     now = timezone.now()
     with transaction.atomic():
         row = Hand.objects.create(
             **hand_row.from_settled(h, tid, session, table, number, seats, int(now.timestamp())), entered_by=actor,
-            entry={"events": events, "prevalent_wind": prevalent_wind, "reason": reason, "flags": h.flags}, entered_at=now)
+            entry=dict(keyed(h, events, prevalent_wind), reason=reason), entered_at=now)
         bump(tid)
         audit.log(actor, "hand.enter", tid, "session %d table %d hand %d" % (session, table, number), None,
                   {"seats": seats, "deltas": deltas, "events": events, "reason": reason})

@@ -47,7 +47,7 @@ def history_from_the_bindings_of_now(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("boxes", "0002_hand_device"), ("tournaments", "0002_penalty_game_session_start")]
+    dependencies = [("boxes", "0003_correction_rescored_hand"), ("tournaments", "0002_penalty_game_session_start")]
 
     operations = [
         migrations.CreateModel(
