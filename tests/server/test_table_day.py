@@ -209,6 +209,9 @@ def test_a_referee_ends_a_table_swaps_its_box_and_players_check_in_at_once(serve
     assert server.anon.get("/api/boxes/%s/config" % spare.id)[1]["players"] == list("ABCD")
     st, err = server.ref.post("/api/tournaments/%s/box-swaps" % tid, {"table": 2, "device": other.id})
     assert st == 409 and "belongs to tournament" in err["error"]  # never another tournament's box
+    loose = device(server)  # a box of no tournament is given one by a server administrator only (boxes.ownership)
+    st, err = server.ref.post("/api/tournaments/%s/box-swaps" % tid, {"table": 2, "device": loose.id})
+    assert st == 403 and "belongs to no tournament" in err["error"], err
     # table 2 has no box: the referee ends it from its page
     st, r = server.ref.post("/api/tournaments/%s/tables/1/2/end" % tid, {"reason": "time called"})
     assert st == 201 and r["hands"] == 0, r
