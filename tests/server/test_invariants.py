@@ -63,3 +63,44 @@ def test_the_box_and_the_door_agree_on_a_clock_reading():
     from firmware import link_requests
 
     assert placement.CLOCK_MIN == link_requests.CLOCK_MIN
+
+
+SETTLED_FROM_NOBODY = r"""
+import sys
+from host_tools.server.main import setup
+setup("sqlite:///" + sys.argv[1])  # settings only: nothing here touches the database
+import rules_min.settle_request as sr
+from host_tools.server.boxes import rescore
+from host_tools.server.errors import Invalid
+
+class Credited:  # what a settle that went wrong would give: a player credited from nobody
+    rules = "mcr"
+    def deltas(self):
+        return [1000000, 0, 0, 0]
+    def settled(self):
+        return [[None, 0, 1000000, 0]]
+
+sr.settle = lambda request, rules: Credited()
+try:
+    rescore.settle_keyed("mcr", ["A", "B", "C", "D"], 0, "E", [], {})
+except Invalid as e:
+    print("refused:", e)
+else:
+    print("taken")
+"""
+
+
+def test_a_hand_keyed_by_a_referee_passes_the_same_door(tmp_path):
+    """Every hand a referee keys (entered on a table's page or by the API, or re-scored by its
+    tiles) is settled by ``rescore.settle_keyed``, which holds what settle gives to the
+    invariants: a settle that credited from nobody is refused, not stored. Run in a child
+    process: Django's settings are set up there only."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", SETTLED_FROM_NOBODY, str(tmp_path / "unused.db")], cwd=root, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("refused: the hand does not add up") and "from nobody" in out.stdout, out.stdout
