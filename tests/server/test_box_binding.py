@@ -166,3 +166,24 @@ def test_records_count_where_the_box_was_bound_when_they_were_made(server):
     q = quarantine(server, t)
     assert len(q) == 1 and q[0]["seq"] == late["seq"] and "was not bound to tournament %s table 1" % t in q[0]["problems"][0], q
     assert match(server, t)["p1"] == "60"
+
+
+def test_a_box_swapped_out_at_its_table_keeps_what_it_made_there(server):
+    """A table's box dies and a referee swaps in a spare (the table page's action, boxes.swap):
+    the dead box's records, recovered after the swap, count at the table it was at when it made
+    them; one it makes for that table after the swap does not."""
+    t = server.tournament("mcr_000", players=P)
+    seat(server, t, 1, [P])
+    dead = bound_box(server, t, 1)
+    spare = Device(uid("box"))
+    assert server.org.post("/api/devices", {"id": spare.id, "key": spare.key.hex(), "tournament": t, "table": None})[0] == 201
+    recs = table_records(dead, t, 1, 1, SCORES)  # made before it died
+    st, body = server.ref.post("/api/tournaments/%s/box-swaps" % t, {"table": 1, "device": spare.id})
+    assert st == 200 and binding(server, dead) == (t, None) and binding(server, spare) == (t, 1), body
+    upload(server, recs)
+    assert match(server, t)["p1"] == "30" and quarantine(server, t) == []
+    late = dead.next(hand_rec(t, 1, 1, 2, P, [24, -8, -8, -8], 0, time=int(time.time()) + 60))
+    upload(server, [late])
+    q = quarantine(server, t)
+    assert len(q) == 1 and q[0]["seq"] == late["seq"] and "was not bound to tournament %s table 1" % t in q[0]["problems"][0], q
+    assert match(server, t)["p1"] == "30"
