@@ -97,8 +97,8 @@ def setup_tournament(org: Client, tid: str, ids: list, devices: dict, per_sessio
     for i in range(0, len(ids), 5000):
         st, body = org.post("/api/tournaments/%s/players" % tid, [{"id": p, "name": "Player " + p, "draw": i + j + 1} for j, p in enumerate(ids[i:i + 5000])])
         assert st == 200, body
-    for n, d in devices.items():
-        st, body = org.post("/api/devices", {"id": d.id, "key": d.key.hex()})
+    for n, d in devices.items():  # box n plays at table n: bound there (records count where their box was bound)
+        st, body = org.post("/api/devices", {"id": d.id, "key": d.key.hex(), "tournament": tid, "table": n})
         assert st == 201, body
     for s, (tables, _) in enumerate(per_session, 1):
         st, body = org.post("/api/tournaments/%s/seatings/%d" % (tid, s),

@@ -3,11 +3,15 @@ gunicorn; start it with ``python -m host_tools serve`` (``main``).
 
 Django apps, each with its models, actions and migrations side by side:
 
-    boxes/        the boxes at the tables: devices and keys, the device contract (``contract``,
-                  ``contract_v1``: envelope, signature, payload, over protocol/), uploads
-                  (``ingest``, plain SQL in ``sql``), the one builder of a hand's row
-                  (``hand_row``), the referees' corrections, hands and rulings (``referee``),
-                  a hand re-scored from its tiles (``rescore``), a table's box swapped (``swap``)
+    boxes/        the boxes at the tables: devices and keys, who may register, bind or move
+                  one (``ownership``), its binding history and the session config (``actions``),
+                  the device contract (``contract``, ``contract_v1``: envelope, signature,
+                  payload, over protocol/), results that add up (``invariants``), uploads
+                  (``ingest``, plain SQL in ``sql``) and where each record goes (``placement``),
+                  the one builder of a hand's row (``hand_row``), the referees' corrections,
+                  hands and rulings (``referee``), a hand re-scored from its tiles (``rescore``),
+                  a table's box swapped (``swap``), sessions keyed in at a box claimed for a
+                  table (``claims``), every record a box sent accounted for (``accounting``)
     tournaments/  tournaments, players, attendance, roles, seatings, penalties, play-offs, the
                   hall's clock and more time (``clock``), a table's end and re-seat
                   (``tables``), the audit log; ``actions.bump`` invalidates cached results

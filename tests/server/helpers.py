@@ -101,7 +101,7 @@ def session_rec(t: str, session: int, table: int, seats: list, rules: str = "mcr
 
 def transfers_for(deltas: list) -> list:
     """Payments from the seats that lost to those that won; what does not balance is paid to,
-    or by, nobody (a penalty)."""
+    or by, nobody (a penalty; a credit from nobody, which the server refuses: boxes.invariants)."""
     neg = [[i, -d] for i, d in enumerate(deltas) if d < 0]
     pos = [[i, d] for i, d in enumerate(deltas) if d > 0]
     out = []

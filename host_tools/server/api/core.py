@@ -93,6 +93,11 @@ def _notfound(request, exc):
     return _err(request, 404, str(exc))
 
 
+@api.exception_handler(errors.Forbidden)
+def _forbidden(request, exc):
+    return _err(request, 403, str(exc))
+
+
 @api.exception_handler(errors.Conflict)
 def _conflict(request, exc):
     return _err(request, 409, str(exc))

@@ -15,7 +15,7 @@ from host_tools.server.tournaments import audit, formats
 from host_tools.server.tournaments.actions import bump, get
 from host_tools.server.tournaments.models import Player
 
-from . import hand_row
+from . import hand_row, invariants
 from .contract import POINTS
 from .models import Correction, Hand, Record, Ruling
 
@@ -61,6 +61,10 @@ def correct(actor: str, tid: str, session: int, table: int, number: int, points:
     if not reason.strip():
         raise Invalid("give a reason")
     deltas = [0 if p is None else pts[p] - dd.get(p, 0) for p in h.seats]
+    try:  # the same door as every other way a result enters
+        invariants.correction(deltas, [0 if p is None else dd.get(p, 0) for p in h.seats])
+    except invariants.Unbalanced as e:
+        raise Invalid(str(e)) from None
     with transaction.atomic():
         before = h.deltas
         prev = Correction.objects.filter(hand=h).order_by("-id").first()

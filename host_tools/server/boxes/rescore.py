@@ -15,7 +15,7 @@ from host_tools.server.errors import Invalid
 from host_tools.server.tournaments import audit, formats
 from host_tools.server.tournaments.actions import bump, get
 
-from . import hand_row
+from . import hand_row, invariants
 from .models import Correction, Hand
 
 # the columns of a hand's row that a re-scoring replaces (the rest: who, where, when)
@@ -23,8 +23,9 @@ FIGURES = ("dealer", "winners", "discarder", "fans", "fan_names", "deductions")
 
 
 def settle_keyed(rules: str, seats: list, dealer, prevalent_wind, events, options: Optional[dict] = None):
-    """The hand settled by rules_min (``settle_request.settle``), or Invalid saying why not. A
-    three-player table's empty chair is the settle protocol's ``absent`` seat, as on the box."""
+    """The hand settled by rules_min (``settle_request.settle``) and held to the invariants of every
+    result (``invariants.hand``), or Invalid saying why not. A three-player table's empty chair is
+    the settle protocol's ``absent`` seat, as on the box."""
     from rules_min.settle_request import settle
 
     if options is None and None in seats:
@@ -37,6 +38,10 @@ def settle_keyed(rules: str, seats: list, dealer, prevalent_wind, events, option
     for i, p in enumerate(seats):
         if p is None and h.deltas()[i]:
             raise Invalid("the empty seat cannot score")
+    try:  # the same door as every other way a result enters (boxes/invariants.py)
+        invariants.hand(h.deltas(), h.settled())
+    except invariants.Unbalanced as e:
+        raise Invalid("the hand does not add up: %s" % e) from None
     return h
 
 
