@@ -32,6 +32,7 @@ class Client:
         self.base = base
         self.token = token
         self.conn: Optional[http.client.HTTPConnection] = None
+        self.last_set_cookies: list = []
 
     def request(self, method: str, path: str, body: Any = None, headers: Optional[dict] = None, raw: Optional[bytes] = None):
         h = dict(self.headers, **(headers or {}))
@@ -48,6 +49,7 @@ class Client:
                 self.conn.request(method, path, body=data, headers=h)
                 r = self.conn.getresponse()
                 payload = r.read()
+                self.last_set_cookies = r.msg.get_all("Set-Cookie") or []  # the dict below keeps one of several
                 if r.getheader("Connection", "").lower() == "close":
                     self.conn.close()
                     self.conn = None

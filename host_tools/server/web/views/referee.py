@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from host_tools.server.boxes import referee
-from host_tools.server.tournaments import formats
+from host_tools.server.tournaments import formats, permissions
 from host_tools.server.tournaments import referee as tref
 from host_tools.server.tournaments.models import Penalty, Player, Seating
 
@@ -85,6 +85,8 @@ def enter(request, t, session, table):
     res = result(t)
     tb = res.tables.get((session, table))
     seat = Seating.objects.filter(tournament=t, session=session).first()
+    if seat is not None and seat.published_at is None and not permissions.can(request.user, t.id, "organizer"):
+        seat = None  # a draft is the organizers' alone: the referee keys the chairs in
     row = seat.tables.filter(table=table).first() if seat else None
     chairs = list(tb.hands[-1].seats) if tb and tb.hands else (list(row.players) + [None] * (4 - len(row.players)) if row else [None] * 4)
     nxt = max([x.number for x in tb.hands], default=0) + 1 if tb else 1
