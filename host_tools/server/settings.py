@@ -18,11 +18,16 @@ import secrets
 from pathlib import Path
 
 from host_tools.server import dburl
+from host_tools.server.edge.body_cap import MAX_BODY
 
 PACKAGE = Path(__file__).resolve().parent
 
 DB_URL = os.environ.get("MT_DB", "sqlite:///tournament.db")
 DATABASES = {"default": dburl.parse(DB_URL)}
+if os.environ.get("MT_SERVER", "uvicorn") != "gthread":
+    # under ASGI every request runs in a thread of its own: a connection kept for the thread's
+    # next request would never be used again (Django's advice: no persistent connections)
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 
 def _secret_key() -> str:
@@ -123,7 +128,9 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
 # Request bodies: a batch of 200 records is ~200 KB; the CSV import of 10,000 players ~1 MB.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 4 * 1024 * 1024
+# edge.body_cap refuses a longer body before anything reads it; what is read stays in memory.
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY
+FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
 
 # Login throttling (django-axes): 10 failures lock the account name, and separately the address,
