@@ -13,7 +13,8 @@ signed records, 4,000 give 180,000. For the first size, the first `single-sessio
 uploaded by `clients` threads (each a box with its own keep-alive connection), one POST
 /api/records at a time, all starting together (the single figure), and the other sessions in
 200-record batches by 8 clients (the batch figure); the other sizes are uploaded in batches.
-The server runs `workers` gunicorn worker processes (serve's default: 2). Then:
+The server runs `workers` worker processes (serve's default: 2) of `--server` (uvicorn, serve's
+default, or gthread, gunicorn's threaded workers: the server before issue 19). Then:
 
 * cold: the first standings request after a change (an upload), as a client sees it; and the
   same work in this process split into load (SQL) and compute (integrity, corrections, scoring,
@@ -68,12 +69,12 @@ def generate(players: int, sessions: int, hands: int, seed: int = 1):
     return ids, devices, per_session, expected
 
 
-def start_server(db: str, workdir: Path, workers: int = 2):
-    env = dict(os.environ, MT_PASSWORD=PASSWORD, MT_SECRET_KEY_FILE=str(workdir / "secret"))
+def start_server(db: str, workdir: Path, workers: int = 2, server: str = "uvicorn"):
+    env = dict(os.environ, MT_PASSWORD=PASSWORD, MT_SECRET_KEY_FILE=str(workdir / "secret"), MT_RATE_LIMITS="off")  # all clients from 127.0.0.1
     subprocess.run([sys.executable, "-m", "host_tools", "serve", "--db", db, "--create-account", "bench"], cwd=ROOT, env=env, check=True,
                    capture_output=True)
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "host_tools", "serve", "--db", db, "--port", str(port), "--workers", str(workers)], cwd=ROOT, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "host_tools", "serve", "--db", db, "--port", str(port), "--workers", str(workers), "--server", server], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=open(workdir / "server.log", "w"), text=True)
     line = proc.stdout.readline()
     if "serving" not in line:
@@ -264,8 +265,8 @@ print(json.dumps(best))
 
 
 def bench_backend(name: str, db: str, args, datasets: dict, workdir: Path) -> dict:
-    proc, url, org = start_server(db, workdir, args.workers)
-    out = {"backend": name, "workers": args.workers}
+    proc, url, org = start_server(db, workdir, args.workers, args.server)
+    out = {"backend": name, "workers": args.workers, "server": args.server}
     try:
         for n, (ids, devices, per_session, expected) in datasets.items():
             tid = "B%d" % n
@@ -321,6 +322,8 @@ def main(argv=None) -> int:
     ap.add_argument("--single-sessions", type=int, default=1, help="sessions of the first size uploaded one record at a time")
     ap.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
     ap.add_argument("--backends", default="sqlite,postgresql")
+    ap.add_argument("--server", default="uvicorn", choices=("uvicorn", "gthread"),
+                    help="serve --server: uvicorn (the default since issue 19) or gthread (the server before)")
     ap.add_argument("--json", help="also write the figures to this file")
     args = ap.parse_args(argv)
     sizes = [int(x) for x in args.players.split(",")]

@@ -35,7 +35,7 @@ SEATS = ["p1", "p2", "p3", "p4"]
 
 def start(server: str, workdir: Path):
     db = "sqlite:///" + str(workdir / ("%s.db" % server))
-    env = dict(os.environ, MT_PASSWORD=PASSWORD, MT_SECRET_KEY_FILE=str(workdir / "secret"))
+    env = dict(os.environ, MT_PASSWORD=PASSWORD, MT_SECRET_KEY_FILE=str(workdir / "secret"), MT_RATE_LIMITS="off")  # all clients from 127.0.0.1
     subprocess.run([sys.executable, "-m", "host_tools", "serve", "--db", db, "--create-account", "bench"], cwd=ROOT, env=env, check=True,
                    capture_output=True)
     port = free_port()

@@ -22,11 +22,11 @@ DEFAULT_THREADS = 32
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("serve", help="run the tournament system (Django on gunicorn: uploads, standings, the organizer's pages)")
+    p = sub.add_parser("serve", help="run the tournament system (Django on uvicorn workers: uploads, standings, the organizer's pages)")
     p.add_argument("--db", default="sqlite:///tournament.db", help="sqlite:///path or postgresql://user@host:port/name (default: sqlite:///tournament.db)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    p.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="gunicorn worker processes (default: %d)" % DEFAULT_WORKERS)
+    p.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="worker processes (default: %d)" % DEFAULT_WORKERS)
     p.add_argument("--threads", type=int, default=DEFAULT_THREADS, help="threads per worker, --server gthread only (default: %d)" % DEFAULT_THREADS)
     p.add_argument("--server", choices=("uvicorn", "gthread"), default="uvicorn",
                    help="uvicorn (default): event-loop workers that hold slow and idle clients without a thread each; "

@@ -9,6 +9,9 @@ byte; then the connection is closed (nginx's client_header_timeout and client_bo
 the same)."""
 from __future__ import annotations
 
+import os
+import signal
+
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn_worker import UvicornWorker
 
@@ -69,6 +72,17 @@ class DeadlineProtocol(HttpToolsProtocol):
 
 
 class Worker(UvicornWorker):
+    """A worker that also ends when its master is gone (gunicorn's own workers check this; the
+    uvicorn worker did not, and a killed master left its workers serving the port)."""
+
     # the client's address is read by edge.client_ip from the documented proxy only, not by
     # uvicorn from any X-Forwarded-For of a loopback peer; Django has no lifespan events
-    CONFIG_KWARGS = {"loop": "asyncio", "http": DeadlineProtocol, "lifespan": "off", "proxy_headers": False, "server_header": False}
+    CONFIG_KWARGS = {"loop": "asyncio", "http": DeadlineProtocol, "lifespan": "off", "proxy_headers": False, "server_header": False,
+                     "timeout_notify": 1, "timeout_graceful_shutdown": 10}  # callback_notify every second
+
+    async def callback_notify(self) -> None:
+        if os.getppid() != self.ppid:
+            self.log.info("master gone, shutting down: %s", self)
+            os.kill(os.getpid(), signal.SIGTERM)  # uvicorn's graceful exit
+            return
+        self.notify()
