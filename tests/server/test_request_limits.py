@@ -94,13 +94,15 @@ def test_a_huge_body_is_refused_before_it_is_stored(limited):
     s = limited
     boundary = b"xYzBoundary"
     part = b"--" + boundary + b'\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n'
-    # the attack of issue 19: an anonymous multipart POST to /login/ declaring 300 MB
-    head = (b"POST /login/ HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=" + boundary +
+    # the attack of issue 19: an anonymous multipart POST to /login/ declaring 300 MB, with a CSRF
+    # cookie (without one Django refuses before reading the form; with one it reads the form for the token)
+    cookie = b"\r\nCookie: csrftoken=" + b"a" * 32
+    head = (b"POST /login/ HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=" + boundary + cookie +
             b"\r\nContent-Length: %d\r\n\r\n" % (300 * MB) + part)
     status, sent, most = send_big(s.port, head, (b"\0" * MB for _ in range(40)), s.tmp)
     assert status in (413, 0) and sent < 8 * MB and most == 0, (status, sent, most)
     # the same without a declared length (chunked): refused once past the cap, nothing on disk
-    head = b"POST /login/ HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=" + boundary + b"\r\nTransfer-Encoding: chunked\r\n\r\n"
+    head = b"POST /login/ HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=" + boundary + cookie + b"\r\nTransfer-Encoding: chunked\r\n\r\n"
     chunk = b"%x\r\n" % MB + b"\0" * MB + b"\r\n"
     status, sent, most = send_big(s.port, head, (chunk for _ in range(40)), s.tmp)
     assert status in (413, 0) and sent < 12 * MB and most == 0, (status, sent, most)
