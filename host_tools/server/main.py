@@ -109,7 +109,23 @@ def main(args) -> int:
     from django.db import connections
 
     connections.close_all()  # the workers open their own
+    more_files()
     return run_gunicorn(args)
+
+
+def more_files(want: int = 65536) -> None:
+    """Raise the open-file limit to what the system allows (up to ``want``): each held connection
+    is a descriptor, and a laptop's usual 1,024 would refuse new clients once 1,000 slow ones
+    are held (nginx's worker_rlimit_nofile does the same)."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        if soft != resource.RLIM_INFINITY and soft < target:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ImportError, ValueError, OSError):
+        pass
 
 
 def run_gunicorn(args) -> int:
