@@ -26,7 +26,7 @@ default, or gthread, gunicorn's threaded workers: the server before issue 19). T
 
 The machine has 2 cores shared with the load generator (this process); the throughput figures
 include that contention. PostgreSQL comes from tools/pg_test_server.sh (fsync off: a throwaway
-cluster). Only loopback.
+cluster), or TEST_PG_DSN when set. Only loopback.
 """
 from __future__ import annotations
 
@@ -333,7 +333,7 @@ def main(argv=None) -> int:
     results = []
     work = ROOT / "build" / "bench" / "server"
     shutil.rmtree(work, ignore_errors=True)
-    pg = None
+    pg = own_pg = None
     try:
         for b in args.backends.split(","):
             wd = work / b
@@ -341,6 +341,8 @@ def main(argv=None) -> int:
             if b == "sqlite":
                 db = "sqlite:///" + str(wd / "bench.db")
             else:
+                if pg is None and os.environ.get("TEST_PG_DSN"):
+                    pg = own_pg = os.environ["TEST_PG_DSN"]  # a running cluster (the tests' variable): left running
                 if pg is None:
                     pg = subprocess.run(["bash", str(ROOT / "tools" / "pg_test_server.sh"), "start"], check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
                 import psycopg
@@ -351,7 +353,7 @@ def main(argv=None) -> int:
                 db = pg.rsplit("/", 1)[0] + "/server_bench"
             results.append(bench_backend(b, db, args, datasets, wd))
     finally:
-        if pg is not None:
+        if pg is not None and pg != own_pg:
             subprocess.run(["bash", str(ROOT / "tools" / "pg_test_server.sh"), "stop"], capture_output=True)
     v = verdict(results)
     print(json.dumps({"targets": v}, indent=1))
