@@ -29,8 +29,11 @@ LIMITS = {"login": (0.5, 10), "box": (50.0, 400), "read": (10.0, 120), "other": 
 MAX_KEYS = 100_000  # addresses remembered; full buckets are forgotten first
 
 
-def kind_of(request) -> str:
+def kind_of(request) -> str | None:
+    """None: not limited (the pages' two static files, which browsers cache for an hour)."""
     path = request.path_info
+    if path.startswith("/static/"):
+        return None
     if path in ("/login/", "/api/login") and request.method == "POST":
         return "login"
     if path.startswith(("/api/records", "/api/boxes/")):
@@ -88,8 +91,9 @@ class RateLimitMiddleware:
         self.on = getattr(settings, "RATE_LIMITS", True)
 
     def __call__(self, request):
-        if self.on and not known_user(request):
-            wait = self.buckets.take((client_ip(request), kind_of(request)))
+        kind = kind_of(request) if self.on else None
+        if kind is not None and not known_user(request):
+            wait = self.buckets.take((client_ip(request), kind))
             if wait:
                 retry = str(max(1, math.ceil(wait)))
                 if request.path_info.startswith("/api/"):
