@@ -1,4 +1,4 @@
-"""The attacks of issue 12, each a test: login floods (throttled per account and per address,
+"""The attacks of issue 12, each a test: login floods (throttled per address,
 hashing outside any write, uploads go on), numbers that would freeze Fraction, lone surrogates
 on every JSON route, malformed requests, key files at 0600, uploads durable once acknowledged,
 Secure cookies behind TLS, CSRF on the pages. SQLite and PostgreSQL."""
