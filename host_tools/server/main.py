@@ -1,6 +1,7 @@
 """``python -m host_tools serve``: migrate the database, optionally create an account, then
 serve the Django application: gunicorn's master with uvicorn workers (``edge.worker``: one event
-loop each, deadlines for a request's headers and body, the body cap), HTTP/1.1 keep-alive.
+loop each that receives every request whole, with deadlines for its headers and body and the body
+cap, before a pool of threads runs Django on it: ``asgi``), HTTP/1.1 keep-alive.
 
     python -m host_tools serve                                    # SQLite in ./tournament.db
     python -m host_tools serve --db postgresql://user@host:5432/tournament
@@ -27,7 +28,7 @@ def add_parser(sub) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     p.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="worker processes (default: %d)" % DEFAULT_WORKERS)
-    p.add_argument("--threads", type=int, default=DEFAULT_THREADS, help="threads per worker, --server gthread only (default: %d)" % DEFAULT_THREADS)
+    p.add_argument("--threads", type=int, default=DEFAULT_THREADS, help="threads per worker that run Django's views (default: %d)" % DEFAULT_THREADS)
     p.add_argument("--server", choices=("uvicorn", "gthread"), default="uvicorn",
                    help="uvicorn (default): event-loop workers that hold slow and idle clients without a thread each; "
                         "gthread: gunicorn's threaded workers, the server before, kept for `make server-bench` (70 slow clients stop it)")
@@ -97,7 +98,6 @@ def main(args) -> int:
         print("serve: %s" % e, file=sys.stderr)
         return 2
     try:
-        os.environ["MT_SERVER"] = args.server  # settings: database connections per request under ASGI
         setup(args.db, args.tls)
         migrate()
     except Exception as e:  # unreachable database, bad credentials: say so and stop
@@ -137,9 +137,10 @@ def run_gunicorn(args) -> int:
 
         worker = {"worker_class": "gthread", "threads": max(1, args.threads), "keepalive": 65}
     else:
-        from host_tools.server.asgi import application
+        from host_tools.server import asgi
         from host_tools.server.edge import worker as edge
 
+        application = asgi.application(max(1, args.threads))
         worker = {"worker_class": "host_tools.server.edge.worker.Worker", "keepalive": edge.KEEPALIVE_SECONDS}
 
     class App(BaseApplication):

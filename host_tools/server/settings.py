@@ -28,10 +28,6 @@ PACKAGE = Path(__file__).resolve().parent
 
 DB_URL = os.environ.get("MT_DB", "sqlite:///tournament.db")
 DATABASES = {"default": dburl.parse(DB_URL)}
-if os.environ.get("MT_SERVER", "uvicorn") != "gthread":
-    # under ASGI every request runs in a thread of its own: a connection kept for the thread's
-    # next request would never be used again (Django's advice: no persistent connections)
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 
 def _secret_key() -> str:

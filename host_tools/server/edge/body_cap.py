@@ -45,6 +45,9 @@ class BodyCap:
             if not message.get("more_body"):
                 break
         body, given = b"".join(chunks), False
+        if length is None:  # a chunked body, now whole: the WSGI application reads CONTENT_LENGTH
+            scope = dict(scope, headers=[h for h in scope.get("headers", ()) if h[0] != b"transfer-encoding"] +
+                         [(b"content-length", str(len(body)).encode())])
 
         async def replay():
             nonlocal given
