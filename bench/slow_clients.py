@@ -1,10 +1,11 @@
 """Slow and idle clients against the real server (`make server-bench`, not part of `make test`):
 N connections held open (a third send their headers a byte at a time, a third their body, a
-third nothing; a connection the server closes is opened again, as an attacker would), while
+third nothing; one byte every `--drip` seconds each; a connection the server closes is opened
+again, as an attacker would), while
 other clients read the standings and upload signed records; the p50/p99/max of those reads and
 uploads, and how many failed or took longer than the client's 10 s timeout.
 
-    .venv/bin/python bench/slow_clients.py [--held 70,300,1000] [--servers uvicorn,gthread] [--seconds 20] [--json FILE]
+    .venv/bin/python bench/slow_clients.py [--held 70,300,1000] [--servers uvicorn,gthread] [--seconds 20] [--drip 5] [--json FILE]
 
 `--servers`: `serve --server uvicorn` (the default since issue 19) and `serve --server gthread`
 (gunicorn's threaded workers, the server before), both with serve's default workers. SQLite,
@@ -50,8 +51,8 @@ def start(server: str, workdir: Path):
 class Held:
     """N connections kept open: slow headers, slow bodies, idle; reopened when the server closes them."""
 
-    def __init__(self, port: int, n: int):
-        self.port, self.n = port, n
+    def __init__(self, port: int, n: int, drip: float = 5.0):
+        self.port, self.n, self.drip = port, n, drip
         self.socks: list = [None] * n
         self.sent = [0] * n
         self.reopened = 0
@@ -88,7 +89,7 @@ class Held:
         self.thread.start()
 
     def run(self) -> None:
-        # one byte per connection every ~2 s: ~N/2 bytes a second in all
+        # one byte per connection every `drip` seconds: issue 19's 70 connections sent about 14 bytes a second in all (5 s)
         while not self.stop.is_set():
             t0 = time.time()
             for i, s in enumerate(self.socks):
@@ -121,7 +122,7 @@ class Held:
                     s.close()
                     self.open(i)
                     self.reopened += 1
-            self.stop.wait(max(0.0, 2.0 - (time.time() - t0)))
+            self.stop.wait(max(0.0, self.drip - (time.time() - t0)))
 
     def close(self) -> None:
         self.stop.set()
@@ -197,7 +198,7 @@ def patch_timeout():
     http.client.HTTPConnection.__init__ = init
 
 
-def bench_server(server: str, held_counts: list, seconds: float, workdir: Path) -> list:
+def bench_server(server: str, held_counts: list, seconds: float, workdir: Path, drip: float = 5.0) -> list:
     proc, url, port = start(server, workdir)
     rows = []
     try:
@@ -213,13 +214,13 @@ def bench_server(server: str, held_counts: list, seconds: float, workdir: Path) 
             for d in devices:
                 org.post("/api/devices", {"id": d.id, "key": d.key.hex()})
                 org.post("/api/records", d.next(session_rec(tid, 1, 1, SEATS)))
-            held = Held(port, n)
+            held = Held(port, n, drip)
             held.start()
             time.sleep(2)
             figures = measure(url, tid, devices, seconds)
             open_now = sum(1 for s in held.socks if s is not None)
             held.close()
-            row = {"server": server, "held": n, "held_open_at_end": open_now, "reopened": held.reopened, **figures}
+            row = {"server": server, "held": n, "drip_s": drip, "held_open_at_end": open_now, "reopened": held.reopened, **figures}
             print(json.dumps(row), flush=True)
             rows.append(row)
             time.sleep(1)
@@ -237,6 +238,7 @@ def main(argv=None) -> int:
     ap.add_argument("--held", default="70,300,1000")
     ap.add_argument("--servers", default="uvicorn,gthread")
     ap.add_argument("--seconds", type=float, default=20)
+    ap.add_argument("--drip", type=float, default=5.0, help="seconds between two bytes of one slow connection (default 5: issue 19's rate)")
     ap.add_argument("--json", help="also write the figures to this file")
     args = ap.parse_args(argv)
     patch_timeout()
@@ -245,7 +247,7 @@ def main(argv=None) -> int:
     rows = []
     with tempfile.TemporaryDirectory() as d:
         for server in args.servers.split(","):
-            rows += bench_server(server, [int(x) for x in args.held.split(",")], args.seconds, Path(d))
+            rows += bench_server(server, [int(x) for x in args.held.split(",")], args.seconds, Path(d), args.drip)
     print("%-8s %5s | %6s %8s %8s %8s | %6s %8s %8s %8s" % ("server", "held", "reads", "failed", "p99 s", "max s", "upl.", "failed", "p99 s", "max s"))
     for r in rows:
         f = lambda x: "-" if x is None else "%.3f" % x  # noqa: E731
