@@ -603,10 +603,9 @@ def _preload(rules):
     gc.collect()
     import rules_min.settle
     import rules_min.notation
-    if rules == "mcr":
-        import rules_min.mcr
-        import rules_min.mcr_pay
+    if rules == "mcr":             # the rule set's part of settle.Hand, which imports its scorer
+        import rules_min.settle_mcr
     elif rules == "sichuan":
-        import rules_min.sichuan
+        import rules_min.settle_sichuan
     else:
-        import rules_min.guangdong
+        import rules_min.settle_guangdong

@@ -143,6 +143,9 @@ def write_manifest(path, cfg, tops):
         "# Relative paths are from this file's folder. Copy only fs/main.py to the board: MicroPython",
         "# runs main.py from the filesystem, and modules on flash would shadow the frozen ones",
         "# ('' comes before '.frozen' in sys.path).",
+        # a board with a network keeps its board's frozen modules (the Pico W's: micropython-lib's
+        # networking bundle, requests among them); the others the port's (asyncio, rp2, ...)
+        'include("$(BOARD_DIR)/manifest.py")' if getattr(cfg, "NETWORK", None) else
         'include("$(PORT_DIR)/boards/manifest.py")',
         'module("board_config.py", base_path="src")',
     ]

@@ -82,6 +82,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server_messages_survival import ZH as _ZH_SURVIVAL  # noqa: E402  (the tourney stream's pages)
 
 ZH.update(_ZH_SURVIVAL)
+from server_messages_tables import ZH as _ZH_TABLES  # noqa: E402  (issue 18: a table's page, the event day)
+
+ZH.update(_ZH_TABLES)
 
 
 def q(s: str) -> str:

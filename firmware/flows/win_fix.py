@@ -127,6 +127,8 @@ def _mcr_points(app):
     # the fans a hand under 8 has, for the message (settle refuses it without the number)
     from rules_min.notation import parse
     from rules_min import mcr
+    from rules_min.mcr_table import NUM_FANS
+    from rules_min.win import Win
     d = app.d
     s = app.session
     ev = win.event(app)
@@ -134,10 +136,9 @@ def _mcr_points(app):
         melds, counts, w, _ = parse(ev["hand"])
     except ValueError:
         return 0
-    ft, total = mcr.score(melds, counts, w, ev["from"] is None, ev.get("last_of_kind", False),
-                          ev.get("last_tile", False), ev.get("kong", False),
-                          27 + (ev["win"] - s.dealer) % 4, 27 + s.prevalent)
-    return total if ft is not None else 0
+    p = Win(melds, counts, w, ev["from"] is None, ev.get("last_of_kind", False), ev.get("last_tile", False),
+            ev.get("kong", False), seat_wind=27 + (ev["win"] - s.dealer) % 4, prevalent_wind=27 + s.prevalent)
+    return max(mcr.score(p, bytearray(NUM_FANS)), 0)
 
 
 def k_refused(app, key):

@@ -154,6 +154,8 @@ def bounds(u, k):
     return lo, max(lo, hi)
 
 
+# ~55 s a hand on a busy 2-core machine (106 s for the default 2): PICO_FULL's 16 get their own limit
+@pytest.mark.timeout(None if HANDS <= 2 else 150 * HANDS)
 def test_power_cut_at_every_flash_mutation(uncut):
     u = uncut
     ops = u["ops"]

@@ -13,7 +13,7 @@ import pytest
 
 from firmware.session import Session
 from firmware.session_three import ThreeSession
-from host_tools.server import contract_v1
+from host_tools.server.boxes import contract_v1
 from host_tools.server.tournaments import formats as server_formats
 from host_tools.tournament import formats
 from host_tools.tournament.formats.mcr_000 import mcr_table

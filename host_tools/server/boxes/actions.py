@@ -105,13 +105,10 @@ def config_for(device: str, head: Optional[int] = None) -> dict:
     players = list(row.players) + [None] * (4 - len(row.players))
     cfg = {"rules": fmt.rules, "tournament": t.id, "session": s.session, "table": d.table, "players": players, "first_dealer": 0}
     cfg["hands"] = fmt.hands_at(len(row.players))  # seed 000 §一.3 三人正常比赛，打15盘
-    minutes = fmt.minutes(t.settings)
-    if minutes is not None:  # none: the session has no time limit (Sichuan, unless the organizer sets one)
-        cfg["minutes"] = minutes
     from host_tools.server.tournaments import clock
-    end = clock.ends_at(t, s.session)
-    if end is not None:
-        cfg["ends_at"] = end  # the hall's deadline: a table that started late does not play longer
+    # minutes (none: no time limit, Sichuan unless the organizer sets one) and the hall's deadline
+    # ends_at (a table that started late does not play longer), a referee's extensions included
+    cfg.update(clock.box_time(t, s.session, d.table))
     err = pconfig.check(cfg)  # the box's own check: what it would refuse is never offered
     if err:
         raise Conflict("the config of table %d cannot start a session: %s" % (d.table, err[1]))

@@ -12,7 +12,12 @@ exists below the highest one.
 DECISIONS (beyond the formats' own):
 
 * A hand's deltas: the latest referee correction when there is one, else the latest counted
-  device correction, else the record's. Referee rulings take precedence over a box.
+  device correction, else the record's. Referee rulings take precedence over a box. A referee's
+  correction by the hand's tiles replaces every figure derived from the hand (winners,
+  discarder, fans, deductions), not only its deltas.
+* A re-seated table (players found in the wrong chairs): its hands in the re-seat's range are
+  read with the players who really sat there; the box's own cross-check (session_end) still
+  compares with the chairs as the box recorded them.
 * ``session_end`` match scores are a cross-check only: a difference is a problem.
 * A format that scores single hands (``every_hand``: Sichuan's games, the survival event's
   multipliers) reads every table's hands; the others read their sums.
@@ -47,6 +52,7 @@ class Table:
     detail: Optional[list] = None  # the counted hands, when read
     snap: Optional[Snapshot] = field(default=None, repr=False)
     _raw: Optional[dict] = None
+    referee_end: Optional[dict] = None  # a referee ended the table: {"hands", "referee", "reason"}
 
     @property
     def hands(self) -> list:
@@ -141,11 +147,14 @@ def _apply_corrections(snap: Snapshot, verdict: integrity.Verdict) -> None:
         return
     by_hand: dict = {}
     by_box: dict = {}
+    rescored: dict = {}  # hand id -> the latest re-scoring (a later points-only correction keeps its figures)
     for c in snap.corrections:
         if c.hand_id is None or (c.source == "device" and not verdict.counts(c.record_id)):
             continue
         if c.source == "device":
             by_box[c.hand_id] = c
+        elif c.rescored is not None:
+            rescored[c.hand_id] = c.rescored
         prev = by_hand.get(c.hand_id)
         if prev is None or c.source == "referee" or prev.source == "device":
             by_hand[c.hand_id] = c  # later wins, except that a device never overrides a referee
@@ -156,10 +165,29 @@ def _apply_corrections(snap: Snapshot, verdict: integrity.Verdict) -> None:
             if c is None:
                 continue
             h.deltas = tuple(c.deltas)
-            h.correction = {"source": c.source, "reason": c.reason, "referee": c.referee, "at": c.at}
+            h.correction = {"source": c.source, "reason": c.reason, "referee": c.referee, "at": c.at, "rescored": c.rescored is not None}
+            r = rescored.get(h.id)
+            if r is not None and c.source == "referee":  # re-scored from the hand's tiles: every figure of the hand
+                h.dealer, h.winners, h.discarder, h.fans = r["dealer"], tuple(int(w) for w in r["winners"]), r["discarder"], r["fans"]
+                h.deductions = tuple(int(x) for x in r["deductions"].split(",")) if r["deductions"] else (0, 0, 0, 0)
             b = by_box.get(h.id)
             if b is not None:
                 h.box_deltas = tuple(b.deltas)
+
+
+def _apply_reseats(snap: Snapshot) -> None:
+    """The hands a referee re-seated, read with the players who sat there (``box_seats`` keeps
+    the chairs as recorded). Several re-seats of one hand apply in the order they were made."""
+    if not snap.reseats:
+        return
+    hands = snap.load_hands({(r["session"], r["table"]) for r in snap.reseats})
+    for r in snap.reseats:
+        swap = r["players"]
+        for h in hands[(r["session"], r["table"])]:
+            if r["first_hand"] <= h.number <= r["last_hand"]:
+                if h.box_seats is None:
+                    h.box_seats = h.seats
+                h.seats = tuple(swap.get(p, p) if p is not None else None for p in h.seats)
 
 
 def tables_of(snap: Snapshot, verdict: integrity.Verdict, every_hand: bool = False) -> dict:
@@ -201,6 +229,9 @@ def tables_of(snap: Snapshot, verdict: integrity.Verdict, every_hand: bool = Fal
             x = tb(s, t)
             x.detail = sorted(counted, key=_by_number)
             x.groups = []
+    for k, end in snap.table_ends.items():
+        if k in tables:
+            tables[k].referee_end = end
     return tables
 
 
@@ -238,6 +269,7 @@ def event_of(snap: Snapshot, tables: dict) -> formats.Event:
 def compute(snap: Snapshot) -> Result:
     verdict = integrity.check(snap)
     _apply_corrections(snap, verdict)
+    _apply_reseats(snap)
     fmt = formats.get(snap.tournament["format"])
     tables = tables_of(snap, verdict, every_hand=fmt.every_hand)
     problems: list = []
@@ -263,7 +295,7 @@ def table_problems(tb: Table) -> list:
     out = []
     if tb.end is not None:
         hs = tb.detail
-        if hs is None or not any(h.manual or h.correction is not None for h in hs):
+        if hs is None or not any(h.manual or h.correction is not None or h.box_seats is not None for h in hs):
             raw = tb.raw_scores()
             n = tb.n_hands
         else:
@@ -273,7 +305,7 @@ def table_problems(tb: Table) -> list:
                 if h.manual:
                     continue
                 n += 1
-                for p, d in zip(h.seats, h.box_deltas or h.original):
+                for p, d in zip(h.box_seats or h.seats, h.box_deltas or h.original):
                     if p is not None:
                         raw[p] = raw.get(p, 0) + d
         ms = tb.end.match_scores

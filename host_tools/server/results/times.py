@@ -1,6 +1,7 @@
 """Time limits on the hall's clock: the hands of a session against its deadline (its official
-start plus the format's limit, ``tournaments.clock``), for the referee. The records' own times
-are absolute (epoch seconds); a table that started late gets no extra minutes."""
+start plus the format's limit, ``tournaments.clock``, plus the minutes a referee gave the table
+or the whole session), for the referee. The records' own times are absolute (epoch seconds); a
+table that started late gets no extra minutes unless a referee gives them."""
 from __future__ import annotations
 
 from host_tools.server.tournaments import formats
@@ -23,7 +24,7 @@ def limit_problems(snap, tables) -> list:
         if start is None or not tb.n_hands:
             continue
         try:
-            end = timing.deadline(start, minutes)
+            end = timing.deadline(start, minutes) + 60 * (snap.extra_minutes.get((s, t), 0) + snap.extra_minutes.get((s, None), 0))
         except TournamentError:
             continue
         if tb.end is not None and tb.end.time <= end + GRACE_S:

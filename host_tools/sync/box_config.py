@@ -1,13 +1,15 @@
-"""What a laptop needs from the tournament server without its web stack (standard library
-only): the session config of the table a box is bound to.
+"""The box's next session config, from the tournament server (standard library only: a laptop
+that syncs boxes has none of the server's web stack): the session config of the table a box is
+bound to.
 
-    from host_tools.server.client import fetch_box_config
+    from host_tools.sync.box_config import fetch_box_config
     cfg = fetch_box_config("http://10.0.0.2:8000", "box-07", head=42)   # -> dict, or raises ConfigError
 
-The sync tool calls it after a sync and pushes the result to the box (link's ``push_config``),
-so nobody writes a config by hand: the server answers from the latest published seating and
-the table the box is bound to (``GET /api/boxes/DEVICE/config``). ``head`` is the box's journal
-head as the sync tool read it; the server shows "not synced" counts from it (display only).
+The sync tool (``run.server_config``, ``--next-session``) calls it after a sync and pushes the
+result to the box (link's ``push_config``), so nobody writes a config by hand: the server
+answers from the latest published seating and the table the box is bound to
+(``GET /api/boxes/DEVICE/config``). ``head`` is the box's journal head as the sync tool read it;
+the server shows "not synced" counts from it (display only).
 """
 from __future__ import annotations
 

@@ -1,13 +1,13 @@
-"""The device contract, in one place: the upload envelope, the record signature and the payload.
-The record schema and its one validator are ``protocol/record.py`` (what the box writes), the
-signature is ``protocol/sign.py``; this module is the server's adapter over them, and the only
-module of the server that touches either. Validation only, no storage.
+"""The device contract, the boxes app's side of it: the upload envelope, the record signature
+and the payload. The envelope's wire format is ``protocol/envelope.py``, the record schema and
+its one validator ``protocol/record.py`` (what the box writes), the signature ``protocol/sign.py``;
+this module is the server's adapter over them, and the only module of the server that touches
+them. Validation only, no storage (``ingest`` stores).
 
 Envelope (POST /api/records): {"device": id, "seq": n, "payload": base64, "sig": hex}, its shape
-checked by the API's ``Envelope`` schema (the one /openapi.json publishes). Signature: hex
-HMAC-SHA256(device key, device id + NUL + seq (4 bytes big-endian) + payload). Payload: the
-journal payload, ``protocol.record.PAYLOAD`` then compact JSON of a session, hand, correction or
-session_end record (protocol/record.py lists the fields).
+checked by the API's ``Envelope`` schema (the one /openapi.json publishes, built from
+``protocol/envelope.py``). Payload: ``protocol.record.PAYLOAD`` then compact JSON of a session,
+hand, correction or session_end record (protocol/record.py lists the fields).
 
 Every refusal is a ``BadRecord`` (HTTP 400) with a message naming the field. Order: envelope
 (400) -> device known and signature right (403, ``signature_ok``) -> payload (400): so a sender
@@ -19,23 +19,17 @@ included) holding a lone surrogate or NUL (PostgreSQL refuses both as text).
 """
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from host_tools.server.errors import BadRecord
+from protocol import envelope as penvelope
 from protocol import record as precord
 from protocol import sign as psign
 
-VERSION = precord.VERSION  # version 1 is still read (contract_v1) while boxes write it
-KINDS = precord.KINDS
-MAX_PAYLOAD = 64 * 1024
+MAX_PAYLOAD = penvelope.PAYLOAD_MAX
 POINTS = precord.POINTS_MAX
-
-
-class BadRecord(ValueError):
-    """A malformed envelope or payload: HTTP 400 with this message."""
 
 
 @dataclass(frozen=True)
@@ -46,8 +40,10 @@ class Envelope:
     sig: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Record:
+    """A checked record, on its way into the database (``ingest``)."""
+
     device: str
     seq: int
     payload: bytes
@@ -70,24 +66,8 @@ class Record:
 
 # --------------------------------------------------------------------------- signing
 
-def sign(key: bytes, device: str, seq: int, payload: bytes) -> str:
-    """What the box computes (protocol/sign.py): the upload's "sig"."""
-    return psign.record_sig_hex(key, device, seq, payload)
-
-
 def signature_ok(key: bytes, env: Envelope) -> bool:
     return psign.record_sig_ok(key, env.device, env.seq, env.payload, env.sig)
-
-
-def encode_payload(body: dict) -> bytes:
-    """A payload as the box writes it (protocol/record.py)."""
-    return precord.encode(body)
-
-
-def make_envelope(key: bytes, device: str, seq: int, body: dict) -> dict:
-    """A signed upload body (for tests and the benchmark)."""
-    payload = encode_payload(body)
-    return {"device": device, "seq": seq, "payload": base64.b64encode(payload).decode(), "sig": sign(key, device, seq, payload)}
 
 
 # --------------------------------------------------------------------------- payload text
@@ -146,7 +126,7 @@ def parse_payload(payload: bytes) -> dict:
     if b"\\u" in payload:  # JSON text holds a NUL or a surrogate only as a \u escape
         _storable(body)
     if body.get("v") == 1 and not isinstance(body.get("v"), bool):
-        from host_tools.server import contract_v1  # boxes that do not write version 2 yet
+        from . import contract_v1  # boxes that do not write version 2 yet
 
         contract_v1.check(body)
         return body
@@ -182,11 +162,11 @@ def describe(ex) -> str:
 
 
 def decode_envelope(device: str, seq: int, payload_b64: str, sig: str) -> Envelope:
-    if len(payload_b64) > MAX_PAYLOAD * 4 // 3 + 4:
+    if not penvelope.payload_text_ok(payload_b64):
         raise BadRecord("payload must be a base64 string of at most %d bytes" % MAX_PAYLOAD)
     try:
-        payload = base64.b64decode(payload_b64.encode("ascii"), validate=True)
-    except (binascii.Error, ValueError, UnicodeEncodeError):
+        payload = penvelope.decode_payload(payload_b64)
+    except ValueError:
         raise BadRecord("payload is not valid base64") from None
     return Envelope(device, seq, payload, sig.lower())
 

@@ -1,7 +1,7 @@
 """Version 1 records, the format boxes wrote before protocol/record.py (version 2) and still
 write until the firmware switches to it: checked here with the rules the server had for them,
-and read by ``boxes.ingest`` alongside version 2. Delete this module (and its one call in
-``contract``) once no box writes version 1.
+and read alongside version 2 (``hand_row`` turns a v1 hand's fans into v2's wins). Delete this
+module (and its calls in ``contract`` and ``hand_row``) once no box writes version 1.
 
 v1 differs from v2: a hand carries ``fans`` ({seat, total, names}) instead of ``wins``, and no
 ``transfers`` (Sichuan's tier 1/2 penalty events are its deductions); a correction has no
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from host_tools.server.contract import BadRecord
+from host_tools.server.errors import BadRecord
 from rules_min import keyed
 
 KIND_FIELDS = {
