@@ -31,13 +31,18 @@ def _no_inline(path: str, html: str) -> None:
 def test_pages_allow_no_inline_script(server):
     tid = server.tournament("mcr_000", players=PLAYERS)
     seat(server, tid, 1, [PLAYERS])
+    st, h = server.ref.post("/api/tournaments/%s/hands" % tid, {"session": 1, "table": 1, "hand": 1, "seats": PLAYERS, "dealer": 0,
+                                                               "prevalent_wind": "E", "events": [{"win": 1, "hand": "123m456m789m111s22s"}],
+                                                               "reason": "no box"})
+    assert st == 201, h
     org = PageSession(server.url)
     assert org.login("org") == 302
-    pages = ["/", "/login/", "/t/%s/" % tid, "/t/%s/standings" % tid, "/t/%s/board" % tid, "/t/%s/seating/1" % tid, "/t/%s/seating/1/sheets" % tid,
+    table = "/t/%s/referee/tables/1/1/" % tid
+    pages = ["/t/%s/tables/1/1" % tid, table + "enter", table + "reseat", table + "hands/1/correct", table + "hands/1/points", "/", "/login/", "/t/%s/" % tid, "/t/%s/standings" % tid, "/t/%s/board" % tid, "/t/%s/seating/1" % tid, "/t/%s/seating/1/sheets" % tid,
              "/t/%s/awards" % tid, "/t/%s/exports" % tid, "/t/%s/manage/" % tid, "/t/%s/manage/players" % tid, "/t/%s/manage/boxes" % tid,
              "/t/%s/manage/seating/1" % tid, "/t/%s/referee/" % tid, "/t/%s/referee/tables/1/1/enter" % tid, "/manage/new"]
     for path in pages:
-        c = org if "manage" in path or "referee" in path else PageSession(server.url)
+        c = org if "manage" in path or "referee" in path or "tables" in path else PageSession(server.url)
         st, headers, body = c.get(path)
         assert st == 200, (path, st)
         p = _policy(headers)

@@ -13,7 +13,8 @@ from .test_standings import seat
 PLAYERS = ["a", "b", "c", "d", "e", "f", "g", "h"]
 ORGANIZER_PAGES = ["manage/", "manage/players", "manage/players/a", "manage/accounts", "manage/audit", "manage/boxes", "manage/seating/",
                    "manage/seating/1"]
-REFEREE_PAGES = ["referee/", "referee/tables/1/1/enter", "referee/tables/1/1/hands/1/correct"]
+REFEREE_PAGES = ["referee/", "referee/tables/1/1/enter", "referee/tables/1/1/reseat", "referee/tables/1/1/hands/1/correct",
+                 "referee/tables/1/1/hands/1/points"]
 
 
 def account(server, role_by_tid: dict) -> str:
@@ -56,7 +57,7 @@ def test_each_page_needs_its_own_role(server):
         assert organizer_u.get(path)[0] == 403, path  # an organizer of another tournament is nobody here
         assert referee_u.get(path)[0] == 403, path
         assert organizer_t.get(path)[0] in (200, 302), path  # manage/seating/ goes on to the next session's page
-    for p in REFEREE_PAGES[:2]:
+    for p in REFEREE_PAGES[:3]:
         path = "/t/%s/%s" % (t, p)
         assert organizer_u.get(path)[0] == 403, path
         assert referee_u.get(path)[0] == 403, path
@@ -81,8 +82,10 @@ def test_a_draft_seating_is_the_organizers_alone(server):
         assert st == 404, (st, body)
     # the pages: projector, sheets, live board, a referee's entry form hold none of its names
     ref = browser(server, "ref")
-    for c, paths in ((PageSession(server.url), ["seating/1", "seating/1/sheets", "board?session=1", "board", ""]),
-                     (ref, ["seating/1", "board?session=1", "board", "referee/tables/1/1/enter", "referee/tables/1/2/enter", ""])):
+    tables = ["tables/1/1", "tables/1/2"]  # a table's page exists from publication
+    for c, paths in ((PageSession(server.url), ["seating/1", "seating/1/sheets", "board?session=1", "board", ""] + tables),
+                     (ref, ["seating/1", "board?session=1", "board", "referee/tables/1/1/enter", "referee/tables/1/2/enter",
+                            "referee/tables/1/1/reseat", ""] + tables)):
         for p in paths:
             st, _, page = c.get("/t/%s/%s" % (tid, p))
             text = page.decode()
@@ -94,6 +97,7 @@ def test_a_draft_seating_is_the_organizers_alone(server):
             assert not leaked, (p, leaked)
     org = browser(server, "org")
     assert "Name e" in org.get("/t/%s/board?session=1" % tid)[2].decode()
+    assert "Name e" in org.get("/t/%s/tables/1/2" % tid)[2].decode()
     # published: everyone sees it
     assert server.org.post("/api/tournaments/%s/seatings/1/publish" % tid)[0] == 200
     assert server.anon.get("/api/tournaments/%s/seatings/1" % tid)[0] == 200
@@ -103,6 +107,16 @@ def test_a_draft_seating_is_the_organizers_alone(server):
 def _fill(path: str, unknown: str) -> str:
     values = {"tid": unknown, "session": "1", "table": "1", "number": "1", "pid": "a", "device": "nobox", "username": "ref"}
     return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), "1"), path)
+
+
+def _page_routes() -> list:
+    """The pages' routes that name a tournament, as web/urls.py declares them, each as a pattern."""
+    import pathlib
+
+    text = (pathlib.Path(__file__).parents[2] / "host_tools/server/web/urls.py").read_text()
+    routes = re.findall(r'path\("t/<str:tid>/([^"]*)"', text)
+    assert len(routes) >= 20, routes
+    return [re.sub(r"<str:\w+>", "[^/]+", re.sub(r"<int:\w+>", r"\\d+", r)) for r in routes]
 
 
 def test_unknown_tournament_is_404_everywhere(server):
@@ -121,6 +135,8 @@ def test_unknown_tournament_is_404_everywhere(server):
     org = browser(server, "org")
     pages = ["", "standings", "board", "awards", "exports", "tables/1/1", "players/a", "seating/1", "seating/1/sheets", "survival",
              "referee/survival"] + ORGANIZER_PAGES + REFEREE_PAGES
+    untried = [r for r in _page_routes() if not any(re.fullmatch(r, p) for p in pages)]
+    assert not untried, untried  # every page that names a tournament is tried
     for p in pages:
         st, _, body = org.get("/t/%s/%s" % (unknown, p))
         assert st == 404, (p, st, body[:300])
