@@ -28,8 +28,7 @@ endif
 MPY_FILES += $(MPY_DIR)/settle_stdio.mpy
 
 # The device application, the simulator's board and runner, for make mp-sim.
-FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/*.py firmware/drivers/*.py)) \
-	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/flows/*.py protocol/*.py)) \
+FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/*.py firmware/*/*.py protocol/*.py)) \
 	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard simulator/__init__.py simulator/runner.py simulator/player.py simulator/parts.py simulator/virtual.py \
 	board_configs/__init__.py board_configs/sim.py)) $(MPY_DIR)/sim_main.mpy
 SCRIPT ?= simulator/scenarios/mcr_session.txt
@@ -213,7 +212,7 @@ sim-terminal: venv
 sim-window-ref: venv
 	SIM_WINDOW_UPDATE=1 $(BIN)/python -m pytest -q tests/sim_window
 
-# Host link (protocol/, firmware/link.py, host_tools/sync/): `make sync-test` runs tests/sync
+# Host link (protocol/, firmware/link/engine.py, host_tools/sync/): `make sync-test` runs tests/sync
 # (framing, HMAC, authentication, set aside, a hostile box, the simulator and MicroPython devices
 # on ptys, the 200-session faulty-line relay); `make sync-bench` the figures (records/s, bytes on
 # the wire, a day's sync, what authentication costs, MicroPython heap).

@@ -22,6 +22,6 @@ KEYPAD = {
     "keymap": "123A456B789C*0#D",  # row-major, as printed on the usual 4x4 membrane keypad
     "debounce": 3,
 }
-FONT = 12                          # firmware/glyphs_12.py: 128x64 screens
+FONT = 12                          # firmware/ui/glyphs_12.py: 128x64 screens
 JOURNAL = "/journal"               # littlefs on the Pico's 1.4 MB flash filesystem
 SERIAL = "usb"                     # the host link: USB CDC (sys.stdin / sys.stdout)

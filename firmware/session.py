@@ -7,7 +7,7 @@
 # sitting at chair c.
 #
 # A three-player table (firmware/session_three.py) and a survival table (firmware/survival.py)
-# are sessions with rules of their own, loaded only when a config asks for them (firmware/app.py
+# are sessions with rules of their own, loaded only when a config asks for them (firmware/scorebook.py
 # open_session).
 
 WINDS = "ESWN"

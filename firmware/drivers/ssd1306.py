@@ -10,11 +10,7 @@
 # the page views are made once; show() allocates nothing.
 import framebuf
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from firmware.compat import const
 
 _SET_CONTRAST = const(0x81)
 _SET_ENTIRE_ON = const(0xA4)

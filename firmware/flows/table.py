@@ -1,10 +1,10 @@
 # The table between events: the hand in progress (totals with this hand's points so far, the
 # last event and one-key undo; in Sichuan, another winner on the discard just won on).
-from firmware import texts as T
-from firmware.texts import const
+from firmware.ui import texts as T
+from firmware.compat import const
 from firmware.flows import parts
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _MAIN_TITLE = const(0)
 _MAIN_HINT = const(1)
 _UNDO_LINE = const(2)
@@ -101,11 +101,11 @@ def k_main(app, key):
     elif key == "D":
         app.go("more")
     elif key == "*" and app.events:
-        ev = app.undo()
+        ev = app.book.undo()
         app.d = {"redo": ev}   # the main screen says what went and that # puts it back
     elif key == "#" and app.d.get("redo") is not None:
         ev = app.d.pop("redo")
-        pay, err = app.preview(ev)
+        pay, err = app.book.preview(ev)
         if err:
             app.show(_t(app, _CANNOT_REDO))
             return

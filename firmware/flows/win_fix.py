@@ -4,11 +4,11 @@
 # key it as a false win), Sichuan's question when the discarder konged this hand (杠上炮?),
 # MCR's question when 杠上开花 is claimed (was the replacement a flower?), and Guangdong's
 # question whether another player won on the same discard.
-from firmware import texts as T
-from firmware.texts import const
+from firmware.ui import texts as T
+from firmware.compat import const
 from firmware.flows import parts, win
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _NOT_A_WIN = const(0)
 _UNDER_8 = const(1)
 _REFUSED_HINT = const(2)

@@ -368,19 +368,6 @@ def test_json_quoting_in_c_and_by_hand_agree():
         assert jsonout.q(s) == out + '"', s
 
 
-def test_dump_streams_the_bytes_of_dumps():
-    values = (
-        {"v": 2, "kind": "hand", "seats": ["甲", "乙", 'q"t', "d\\e"], "deltas": [-8, 24, -8, -8],
-         "events": [{"win": 1, "from": None, "flags": [True, False]}], "fans": [[27, 1], [61, 1]], "x": {}},
-        [], {}, [[[]]], "s", 0, -5, None, True, {"b": [1, {"a": "\n"}], "a": ()},
-    )
-    for v in values:
-        pieces = []
-        jsonout.dump(v, pieces.append)
-        assert "".join(pieces) == jsonout.dumps(v)
-        assert len(pieces) > 1 or not isinstance(v, (dict, list, tuple))
-
-
 # ---- allocation ----
 
 def test_scoring_into_the_callers_table_allocates_nothing():

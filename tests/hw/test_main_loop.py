@@ -157,7 +157,7 @@ def test_tag_checker_from_the_keypad(tmp_path):
 
 def test_tag_settings_persist(tmp_path):
     from firmware.main import load_tag_settings
-    from firmware.tile_tag import UidRegistry
+    from firmware.tags.tile_tag import UidRegistry
     dev, hw, t = make(tmp_path)
     blob = UidRegistry.build(7, [(b"\x3a\x9c\x51\xd2", 4, 1)])
     dev.save_tag_settings(7, blob)

@@ -1,5 +1,5 @@
 # Power cuts on the emulated Pico: the chip stops at a flash erase/program call with the flash as
-# it was, boots again from that flash, and the journal (firmware/journal.py on MicroPython's
+# it was, boots again from that flash, and the journal (firmware/journal/ on MicroPython's
 # littlefs, the real rp2 flash driver) holds exactly the records whose append had returned, plus
 # at most the one in flight. A sample of the cut points runs by default; PICO_FULL_SWEEP=1 cuts
 # at every flash write.

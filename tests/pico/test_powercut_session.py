@@ -63,7 +63,7 @@ def resumed_glass(records):
     clock starts there: the title's minutes left read 119 of 120 once any time has passed)."""
     from firmware.app import App
     from firmware.journal import Journal
-    from firmware.render import Renderer
+    from firmware.ui.render import Renderer
     from simulator import framebuf_compat as framebuf
     with tempfile.TemporaryDirectory(dir=os.path.join(REPO, "build")) as d:
         j = Journal(d)

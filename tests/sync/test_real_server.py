@@ -36,7 +36,7 @@ def call(url, method, path, body=None, token=None):
 
 
 def test_sync_to_the_tournament_server(tmp_path):
-    from firmware.link import Link
+    from firmware.link.engine import Link
     env = dict(os.environ, MT_PASSWORD="a long enough password")
     db = "sqlite:///%s" % (tmp_path / "t.db")
     subprocess.run([sys.executable, "-m", "host_tools", "serve", "--db", db, "--create-account", "org"],

@@ -1,11 +1,10 @@
 # Fan names for the screen, found by index: each name table of the rules core (one "|"-joined
 # string per language) gets a table of where each name starts, built once, so showing a fan is
 # one slice, not a walk through the string. The rules core keeps the one copy of the names.
-import sys
+from firmware.compat import MICROPYTHON as _MP
 
 FLOWERS = 80   # rules_min/mcr_table.FLOWER_TILES: flowers are a fan of their own on the record
 
-_MP = sys.implementation.name == "micropython"
 _index = {}
 
 

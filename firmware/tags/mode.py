@@ -1,6 +1,6 @@
 # Tags mode: the box as a tag programmer and checker for `python -m host_tools tags write|verify`.
 #
-# The requests ride the device link (firmware/link.py, protocol/frames.py) as request types
+# The requests ride the device link (firmware/link/engine.py, protocol/frames.py) as request types
 # 0x0A TAGS (open: begin, read, poll, cancel, end) and 0x0B TAGS_SET (authenticated with the
 # device key: every op, and the only way to write a tag or save the set): the payload is a JSON
 # object, the reply (status OK) a JSON object. Link is stop-and-wait with short timeouts, so
@@ -10,7 +10,7 @@
 #   {"op": "begin"}                      -> {"ok": true, "device": "box-1", "set": 1, "registry": 0}
 #   {"op": "write", "set": 1, "tile": 4, "copy": 1, "prompt": "tap 5m copy 2", "overwrite": false,
 #    "timeout": 120}                     -> {"ok": true, "state": "waiting"}
-#       the job: wait for a tag, write the 8-byte record (firmware/tile_tag.py) to pages 4-5, read
+#       the job: wait for a tag, write the 8-byte record (firmware/tags/tile_tag.py) to pages 4-5, read
 #       it back. Result: {"ok": true, "uid": "04..", "tile": 4, "copy": 1} or {"ok": false,
 #       "code": "readonly" | "write_failed" | "verify_failed" | "read_failed" | "already" (with
 #       the tile and copy the tag holds) | "cancelled" | "timeout", "uid": ..}
@@ -31,7 +31,7 @@
 # each tap shows what the tag is; * leaves.
 import json
 
-from firmware import tile_tag
+from firmware.tags import tile_tag
 
 _PAGE = 4
 _UNSET = -1
@@ -270,7 +270,7 @@ def _err(code, message, fields=None):
 
 def attach(link, tags):
     """Answer the link's TAGS (open) and TAGS_SET (authenticated) requests with tags.request
-    (firmware/link.py's Link.handle). Returns False for a link without it (nothing attached)."""
+    (firmware/link/engine.py's Link.handle). Returns False for a link without it (nothing attached)."""
     handle = getattr(link, "handle", None)
     if handle is None:
         return False

@@ -5,7 +5,7 @@
 #   scr = DisplayioScreen(display, 320, 240, color=True)
 #   scr.show(("番种", ["清一色\t24"], "#确认"), scroll=0)
 #
-# firmware/render.py draws straight into a displayio.Bitmap through its "runs" path (fill,
+# firmware/ui/render.py draws straight into a displayio.Bitmap through its "runs" path (fill,
 # fill_rect, hline, pixel): the renderer's colours are palette indices here (mono: MONO's 0/1;
 # colour: for each slot the first slot of the same colour), and the Palette holds the colours of
 # the framebuf path (render.colors565, expanded to 24 bits so displayio's RGB565 conversion gives
@@ -21,7 +21,7 @@ except (ImportError, AttributeError):
 
 import displayio
 
-from firmware.render import MONO, Renderer, colors565, load_font
+from firmware.ui.render import MONO, Renderer, colors565, load_font
 
 OLED_ON = 0xC8E6FF  # a white-blue like the simulator's PNGs (simulator/png.py OLED_ON)
 

@@ -4,14 +4,14 @@
 # title); # turns the page on screens that list things (firmware/states.py PAGED), so nobody
 # waits for a timed scroll.
 #
-# A line is a str ("left\tright": the right part is right-aligned, as firmware/render.py draws
+# A line is a str ("left\tright": the right part is right-aligned, as firmware/ui/render.py draws
 # it) or a pair (left, right) of such cells: one row of two columns when both fit half the
 # width, else a row each; a pair (left, right, True) is one row always (the left part of a
 # cell too wide is cut short, its right part kept: a score stays whole, a long player id ends
 # in dots). On a wide screen (view.wide) every cell has a row of its own. Widths come from the renderer's font (View.of(renderer)); without one
 # (the headless app) a 128x64 screen's 12 px font is assumed: 12 px a CJK character, 6 an ASCII.
 
-COL = "\x1e"   # between the two cells of a row drawn in two columns (firmware/render.py)
+COL = "\x1e"   # between the two cells of a row drawn in two columns (firmware/ui/render.py)
 
 
 def approx_width(s):
@@ -32,7 +32,7 @@ class View:
 
     @staticmethod
     def of(r):
-        """The view of a firmware/render.py Renderer."""
+        """The view of a firmware/ui/render.py Renderer."""
         return View(r.rows, r.width - 2 * r.mx, r.text_width, r.font.size >> 1, r.col_gap)
 
     def half(self):

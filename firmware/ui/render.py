@@ -19,8 +19,8 @@
 #   r = Renderer(320, 240, color=True, swap=True)   # ST7789 (colours byte-swapped, as color565)
 #   r.set(model, scroll, lcd.band_rows); lcd.show(r.band)   # r.band(fb, y0) draws one band
 #
-# Fonts: firmware/glyphs_12.py (128x64) and firmware/glyphs_16.py (larger screens), built by
-# host_tools/glyphs.py. A character outside the subset is drawn as an empty box.
+# Fonts: firmware/ui/glyphs_12.py (128x64) and firmware/ui/glyphs_16.py (larger screens), built by
+# tools/glyphs.py. A character outside the subset is drawn as an empty box.
 #
 # Glyphs go to the target one of two ways, same pixels either way:
 #  - blit (target is a framebuf.FrameBuffer, or a subclass such as the SSD1306 driver): the glyph's
@@ -30,17 +30,8 @@
 #    is one hline.
 # Nothing is allocated per glyph: code points are decoded from the str's UTF-8 bytes
 # (memoryview(str) on MicroPython: one small object per text, no copy).
-import sys
+from firmware.compat import MICROPYTHON as _MP, const
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
-
-_MP = sys.implementation.name == "micropython"
 try:
     import framebuf
 except ImportError:  # CPython, CircuitPython: whoever runs the firmware there registers a stand-in
@@ -48,8 +39,8 @@ except ImportError:  # CPython, CircuitPython: whoever runs the firmware there r
 
 
 def use_framebuf(mod):
-    """Register the framebuf of a port without MicroPython's built-in one (firmware/framebuf_py.py:
-    the simulator does on CPython, firmware/board.py on CircuitPython). Same pixels."""
+    """Register the framebuf of a port without MicroPython's built-in one (firmware/ui/framebuf_py.py:
+    the simulator does on CPython, firmware/board/circuitpython.py on CircuitPython). Same pixels."""
     global framebuf
     framebuf = mod
 
@@ -90,7 +81,7 @@ def colors565(swap=False):
 
 
 class Font:
-    """A glyph module (firmware/glyphs_NN.py) and the buffers to draw its glyphs from."""
+    """A glyph module (firmware/ui/glyphs_NN.py) and the buffers to draw its glyphs from."""
 
     def __init__(self, mod):
         self.size = mod.SIZE
@@ -139,9 +130,9 @@ def _index(font, cp):
 
 def load_font(size):
     if size == 12:
-        from firmware import glyphs_12 as mod
+        from firmware.ui import glyphs_12 as mod
     elif size == 16:
-        from firmware import glyphs_16 as mod
+        from firmware.ui import glyphs_16 as mod
     else:
         raise ValueError("font sizes: 12, 16")
     return Font(mod)
@@ -290,7 +281,7 @@ class Renderer:
         b = _utf8(s)
         n = len(b)
         c = 0
-        while c < n and b[c] != 0x1E:  # two columns (firmware/layout.py COL)
+        while c < n and b[c] != 0x1E:  # two columns (firmware/ui/layout.py COL)
             c += 1
         if c < n:
             half = (limit - x - self.col_gap) >> 1

@@ -2,17 +2,9 @@
 #
 # Runs on MicroPython (littlefs through VfsLfs2, on the device) and on CPython (a plain directory,
 # for host-side tests). Only MicroPython built-ins: no os.path, no struct tuples in hot paths.
-#
-# Files in the journal directory:
-#   j0000.log, j0001.log, ...  segments, each at most `segment_size` bytes, records back to back;
-#                              a record that does not fit starts the next segment
-#   ack                        the host's acknowledged seq: <seq u32 LE><crc32 of those 4 bytes>
-#   ack.tmp, trunc.tmp, pend.tmp  transient; one left by a power cut is removed at boot
-#
-# Record: <len u16 LE><seq u32 LE><crc u32 LE><payload: len bytes, opaque, <= max_payload>
-#   crc = binascii.crc32 (IEEE) over the 6 header bytes before it (len, seq), then the payload.
-#   seq is 1 for the first record ever and +1 per record, across segments, pruning and reboots
-#   (a fully pruned journal continues from the acked seq).
+# The files and the record format: firmware/journal/format.py. Their check at boot, which the
+# constructor runs (torn tails cut, damage reported, a bad ack lowered):
+# firmware/journal/recovery.py.
 #
 # Appending, in two halves (append() = prepare() + commit()):
 #   prepare  writes pend.tmp: the last segment's records copied, then the new record (or the new
@@ -21,9 +13,7 @@
 #            (45 ms typical on the Pico's W25Q16JV) and a copy of the segment's last block.
 #   commit   renames pend.tmp over the segment: one small metadata commit (a millisecond or two).
 # The app can prepare a hand's record while the seats confirm and commit it on the last key;
-# discard() drops a prepared record. prepare_stream()/append_stream() take the payload as pieces
-# (emit(write)) gathered in a buffer made once here, so a record needs no temporary buffer of
-# its size in the heap.
+# discard() drops a prepared record.
 #
 # Durability (MicroPython 1.2x VfsLfs2, read in extmod/vfs_lfsx_file.c and checked by the power-cut
 # sweep in tests/journal/powercut.py):
@@ -36,107 +26,20 @@
 #     over ack the same way, so ack is always the old or the new value; its CRC guards the rest.
 #   * On CPython flush() is followed by os.fsync, and a directory fsync after rename/create.
 #
-# Recovery (at construction): every segment is read in order and each record checked (length
-# <= max_payload, inside the file, seq = previous + 1, CRC).
-#   * Torn tail: a bad region at the end of the LAST segment, shorter than one maximal record,
-#     holding no intact record with the expected seq or the next. It can only be an append that
-#     never returned (a journal written by in-place appends, before prepare/commit; POSIX
-#     without fsync; littlefs never shows one); it is cut off (dropped_tail = bytes).
-#     VfsLfs2 files have no truncate: the good prefix is copied to trunc.tmp, renamed over.
-#   * Anything else is damage to committed data: `corrupt` = (segment, offset, reason), nothing
-#     is cut or pruned at or after it, records() ends before it, append() and start_session()
-#     raise JournalCorrupt. The files stay as they are for the host to salvage.
-#   * An ack above the last record on flash is lowered to it (ack_error says so): appending
-#     past a gap would make the next boot report damage. A garbled ack reads as 0. Both only
-#     make pruning more careful.
-#
 # Space: prune() deletes whole segments, oldest first, whose every record is <= acked, never the
 # last one. can_start_session() estimates the flash a session needs, prunes if that helps, and
 # answers; start_session() raises JournalFull with what to do. A refused session drops nothing.
 import os
 
-try:
-    import binascii
+from firmware import heap
+from firmware.compat import const
+from firmware.journal.format import (  # noqa: F401  (crc32_soft: for the tests and the host)
+    HEADER, JournalCorrupt, JournalError, JournalFull, crc32 as _crc32, crc32_soft, fsync as _fsync, le32,
+    replace as _replace, sync_file)
 
-    _crc32 = binascii.crc32
-except (ImportError, AttributeError):  # ports built without MICROPY_PY_BINASCII_CRC32
-    _crc32 = None
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
-
-HEADER = const(10)  # bytes of record header: len u16, seq u32, crc u32
 _ENOSPC = const(28)
 _ENOENT = const(2)
 _COPY = const(256)  # bytes a read when prepare() copies a segment
-
-# CRC-32 (IEEE, reflected, poly 0xEDB88320), nibble at a time, split in 16-bit halves so every
-# intermediate stays a small int on 32-bit MicroPython (no heap allocation per byte).
-_TLO = (0x0000, 0x1064, 0x20C8, 0x30AC, 0x4190, 0x51F4, 0x6158, 0x713C,
-        0x8320, 0x9344, 0xA3E8, 0xB38C, 0xC2B0, 0xD2D4, 0xE278, 0xF21C)
-_THI = (0x0000, 0x1DB7, 0x3B6E, 0x26D9, 0x76DC, 0x6B6B, 0x4DB2, 0x5005,
-        0xEDB8, 0xF00F, 0xD6D6, 0xCB61, 0x9B64, 0x86D3, 0xA00A, 0xBDBD)
-
-
-def crc32_soft(data, crc=0):
-    """binascii.crc32-compatible CRC-32 in plain Python: the fallback for ports without it."""
-    lo = (crc & 0xFFFF) ^ 0xFFFF
-    hi = ((crc >> 16) & 0xFFFF) ^ 0xFFFF
-    tlo = _TLO
-    thi = _THI
-    for b in data:
-        lo ^= b
-        i = lo & 15
-        lo = ((lo >> 4) | ((hi & 15) << 12)) ^ tlo[i]
-        hi = (hi >> 4) ^ thi[i]
-        i = lo & 15
-        lo = ((lo >> 4) | ((hi & 15) << 12)) ^ tlo[i]
-        hi = (hi >> 4) ^ thi[i]
-    return ((hi ^ 0xFFFF) << 16) | (lo ^ 0xFFFF)
-
-
-if _crc32 is None:
-    _crc32 = crc32_soft
-
-_replace = getattr(os, "replace", os.rename)  # CPython: replace also overwrites on Windows
-_fsync = getattr(os, "fsync", None)  # CPython only; MicroPython's flush() is the sync
-
-
-class JournalError(Exception):
-    pass
-
-
-class JournalFull(JournalError):
-    """Not enough flash: no new session (or, rarely, an append failed with ENOSPC; not committed)."""
-
-
-class JournalCorrupt(JournalError):
-    """A damaged record that is not a torn tail: appends are refused, nothing is dropped."""
-
-
-def _le32(b, i):
-    return b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)
-
-
-def _seg_index(name):
-    # "j0012.log" -> 12; anything else -> -1
-    if len(name) < 6 or name[0] != "j" or not name.endswith(".log"):
-        return -1
-    digits = name[1:-4]
-    if not digits or not digits.isdigit():
-        return -1
-    return int(digits)
-
-
-def _sync_file(f):
-    f.flush()
-    if _fsync is not None:
-        _fsync(f.fileno())
 
 
 class Journal:
@@ -153,7 +56,7 @@ class Journal:
     """
 
     # max_payload (default 1536, or what a smaller segment holds): within one link frame
-    # (firmware/link.py: 38 + 1536 + 10 <= 2048 bytes), and room for a Sichuan hand of several
+    # (firmware/link/engine.py: 38 + 1536 + 10 <= 2048 bytes), and room for a Sichuan hand of several
     # kongs, penalties and three wins (~1.2 KB as protocol/record.py writes it; the app refuses
     # an event that would leave a hand's record no room for its wins)
     def __init__(self, path, segment_size=4096, max_payload=None, reserve_blocks=4):
@@ -175,11 +78,6 @@ class Journal:
         # One record fits: recovery reads a whole suspect tail into it, records() a payload.
         self._buf = bytearray(HEADER + max_payload)
         self._mv = memoryview(self._buf)
-        # prepare_stream()'s pieces: a max_payload buffer made at its first use, so a box that
-        # appends whole payloads only never holds it; the segment copy's chunks
-        self._pmv = None
-        self._pn = 0
-        self._put_piece = self._put  # one bound method for every emit
         self._cbuf = memoryview(bytearray(_COPY))
         self._pend = None  # (segment index, new segment, seq, payload length, crc) prepared
         self._segs = []  # [index, first seq or None] per segment, oldest first
@@ -193,7 +91,10 @@ class Journal:
             os.stat(path)
         except OSError:
             os.mkdir(path)
-        self._recover()
+        from firmware.journal import recovery   # boot-time code: forgotten once it ran
+        recovery.recover(self, _crc32)
+        recovery = None
+        heap.done_with("firmware.journal.recovery")
 
     # ---------------------------------------------------------------- paths
 
@@ -220,172 +121,7 @@ class Journal:
         except OSError:
             pass
 
-    # ---------------------------------------------------------------- recovery
-
-    def _recover(self):
-        self._remove_quiet("ack.tmp")  # rename never happened: ack still holds the old value
-        self._remove_quiet("trunc.tmp")  # rename never happened: the segment is untouched
-        self._remove_quiet("pend.tmp")  # a record prepared, never committed
-        self.acked = self._read_ack()
-        idxs = []
-        for name in os.listdir(self.path):
-            i = _seg_index(name)
-            if i >= 0:
-                idxs.append(i)
-        idxs.sort()
-        expect = 0  # next seq expected; 0 = anything (first record of the journal)
-        last_rec = 0  # seq of the last good record, 0 if there is none
-        n = len(idxs)
-        for k in range(n):
-            idx = idxs[k]
-            p = self._seg_path(idx)
-            size = os.stat(p)[6]
-            seg = [idx, None]
-            self._segs.append(seg)
-            end, expect, why = self._scan(p, size, expect, seg)
-            if seg[1] is not None:
-                last_rec = expect - 1
-            if why is None:
-                self._tail = size
-                continue
-            if k == n - 1 and self._is_torn_tail(p, end, size, expect):
-                self._truncate(p, end)
-                self.dropped_tail = size - end
-                self._tail = end
-                break
-            self.corrupt = (idx, end, why)
-            self._tail = end
-            break
-        if self.corrupt is not None:
-            self.last_seq = last_rec  # records() stops at the damage; appends are refused
-        elif last_rec:
-            if self.acked > last_rec:
-                # Prune keeps the last record on flash, so this ack is not from this journal.
-                # Trust the records: a lower ack only means the host gets some hands again.
-                self.ack_error = "ack %d beyond the last record %d" % (self.acked, last_rec)
-                self.acked = last_rec
-            self.last_seq = last_rec
-        else:
-            self.last_seq = self.acked  # everything acked and pruned: the sequence goes on
-
-    def _scan(self, p, size, expect, seg, off=0):
-        """Verify the records of one segment from byte `off`. Returns (end of the last good
-        record, next expected seq, None or the reason the first bad record is bad)."""
-        h = self._rhdr
-        mv = self._mv
-        f = open(p, "rb")
-        try:
-            if off:
-                f.seek(off)
-            while off < size:
-                if size - off < HEADER:
-                    return off, expect, "short header"
-                if f.readinto(h) != HEADER:
-                    return off, expect, "short header"
-                ln = h[0] | (h[1] << 8)
-                seq = _le32(h, 2)
-                if ln > self.max_payload:
-                    return off, expect, "bad length"
-                if off + HEADER + ln > size:
-                    return off, expect, "short payload"
-                if (expect and seq != expect) or seq == 0:
-                    return off, expect, "seq %d, expected %d" % (seq, expect)
-                m = mv[:ln]
-                if f.readinto(m) != ln:
-                    return off, expect, "short payload"
-                if _crc32(m, _crc32(self._rhdr6)) != _le32(h, 6):
-                    return off, expect, "bad crc"
-                if seg[1] is None:
-                    seg[1] = seq
-                expect = seq + 1
-                off += HEADER + ln
-        finally:
-            f.close()
-        return off, expect, None
-
-    def _is_torn_tail(self, p, end, size, expect):
-        """A bad region at the end of the last segment is a torn append (one record that never
-        returned) only if it is shorter than one maximal record and holds no valid record with
-        the expected seq or the one after it. Anything else is damage to committed data."""
-        region = size - end
-        if region > HEADER + self.max_payload:
-            return False
-        mv = self._mv
-        f = open(p, "rb")
-        try:
-            f.seek(end)
-            got = f.readinto(mv[:region])
-        finally:
-            f.close()
-        if got != region:
-            return False
-        b = self._buf
-        for i in range(region - HEADER + 1):
-            seq = _le32(b, i + 2)
-            if seq != expect and seq != expect + 1 and expect:
-                continue
-            ln = b[i] | (b[i + 1] << 8)
-            if ln > self.max_payload or i + HEADER + ln > region:
-                continue
-            c = _crc32(mv[i + HEADER : i + HEADER + ln], _crc32(mv[i : i + 6]))
-            if c == _le32(b, i + 6):
-                return False
-        return True
-
-    def _truncate(self, p, size):
-        if hasattr(os, "truncate"):  # CPython: in place
-            os.truncate(p, size)
-            if _fsync is not None:
-                f = open(p, "rb")
-                try:
-                    _fsync(f.fileno())
-                finally:
-                    f.close()
-            return
-        # MicroPython has no truncate: copy the good prefix to trunc.tmp and rename it over the
-        # segment. The records are copied byte for byte; the rename is one littlefs commit, so
-        # a power cut leaves either the old (torn) or the new (trimmed) segment.
-        tmp = self.path + "/trunc.tmp"
-        mv = self._mv
-        src = open(p, "rb")
-        try:
-            dst = open(tmp, "wb")
-            try:
-                left = size
-                while left:
-                    k = left if left < len(mv) else len(mv)
-                    if src.readinto(mv[:k]) != k:
-                        raise JournalError("segment shrank while truncating")
-                    dst.write(mv[:k])
-                    left -= k
-                _sync_file(dst)
-            finally:
-                dst.close()
-        finally:
-            src.close()
-        _replace(tmp, p)
-        self._sync_dir()
-
     # ---------------------------------------------------------------- ack
-
-    def _read_ack(self):
-        b = self._ackbuf
-        try:
-            f = open(self.path + "/ack", "rb")
-        except OSError:
-            return 0
-        try:
-            got = f.readinto(b)
-            extra = f.read(1)
-        finally:
-            f.close()
-        if got != 8 or extra:
-            self.ack_error = "ack file has the wrong size"
-            return 0
-        if _crc32(memoryview(b)[:4]) != _le32(b, 4):
-            self.ack_error = "ack file fails its crc"
-            return 0
-        return _le32(b, 0)
 
     def ack(self, seq):
         """Record that the host has stored every record up to `seq`. Durable when it returns.
@@ -404,7 +140,7 @@ class Journal:
         f = open(tmp, "wb")
         try:
             f.write(b)
-            _sync_file(f)
+            sync_file(f)
         finally:
             f.close()
         _replace(tmp, self.path + "/ack")
@@ -421,30 +157,6 @@ class Journal:
         have committed it whole, never in part."""
         self.prepare(payload)
         return self.commit()
-
-    def append_stream(self, emit):
-        """append() of the payload that emit(write) writes piece by piece (bytes, or str as
-        UTF-8): no buffer of the record's size is allocated."""
-        self.prepare_stream(emit)
-        return self.commit()
-
-    def prepare_stream(self, emit):
-        """prepare() of a payload written by emit(write) in pieces."""
-        if self._pmv is None:
-            self._pmv = memoryview(bytearray(self.max_payload))
-        self._pn = 0
-        emit(self._put_piece)
-        self.prepare(self._pmv[:self._pn])
-
-    def _put(self, piece):
-        if isinstance(piece, str):
-            piece = piece.encode()
-        k = len(piece)
-        n = self._pn
-        if n + k > self.max_payload:
-            raise ValueError("payload over max_payload %d" % self.max_payload)
-        self._pmv[n:n + k] = piece
-        self._pn = n + k
 
     def prepare(self, payload):
         """Write the next record to flash without committing it: the slow half of append().
@@ -477,7 +189,7 @@ class Journal:
                     self._copy_segment(idx, f)
                 f.write(h)
                 f.write(payload)
-                _sync_file(f)
+                sync_file(f)
             finally:
                 f.close()
         except BaseException as e:  # KeyboardInterrupt too: the journal stays as it was
@@ -616,14 +328,14 @@ class Journal:
                     if f.readinto(h) != HEADER:
                         break  # end of this segment
                     ln = h[0] | (h[1] << 8)
-                    seq = _le32(h, 2)
+                    seq = le32(h, 2)
                     if seq != expect or ln > self.max_payload:
                         raise JournalCorrupt("j%04d.log: seq %d, expected %d" % (idx, seq, expect))
                     if seq < from_seq:
                         f.seek(ln, 1)
                     else:
                         m = mv[:ln]
-                        if f.readinto(m) != ln or _crc32(m, _crc32(self._rhdr6)) != _le32(h, 6):
+                        if f.readinto(m) != ln or _crc32(m, _crc32(self._rhdr6)) != le32(h, 6):
                             raise JournalCorrupt("j%04d.log: record %d damaged" % (idx, seq))
                         yield seq, (bytes(m) if copy else m)
                     expect += 1

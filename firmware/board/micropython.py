@@ -1,6 +1,7 @@
-# firmware/board.py's builder for MicroPython boards: the drivers of firmware/drivers/ on the
-# buses and pins of machine (or the stand-in a test hands in), as the board config names them.
-from firmware.board import BandedScreen, FramebufScreen, Hardware, _matrix, _renderer
+# The builder for MicroPython boards (firmware/board/__init__.py's build()): the drivers of
+# firmware/drivers/ on the buses and pins of machine (or the stand-in a test hands in), as the
+# board config names them.
+from firmware.board.base import BandedScreen, FramebufScreen, Hardware, _matrix, _renderer
 
 
 def build_mp(cfg, machine):

@@ -1,7 +1,7 @@
-# Byte-stream ports for the host link (firmware/link.py): the Link reads and writes through
+# Byte-stream ports for the host link (firmware/link/engine.py): the Link reads and writes through
 # one of these, never waiting. Each has read(mv) -> count (0: nothing now, -1: the other side
 # is gone), write(mv) -> count (-1: gone) and wait(ms, out) for loops with nothing else to do.
-# This is the board's (MicroPython streams); firmware/link_ports_host.py has the desktop's.
+# This is the board's (MicroPython streams); firmware/link/host_ports.py has the desktop's.
 
 
 class StreamPort:

@@ -1,6 +1,6 @@
 # Ports for the host link on a desktop (CPython): a file descriptor (the simulator's pty master)
-# and memory (the tests). Same interface as firmware/link_ports.py's StreamPort; never loaded on
-# a board (firmware/link.py imports them only when asked for).
+# and memory (the tests). Same interface as firmware/link/ports.py's StreamPort; never loaded on
+# a board (firmware/link/engine.py imports them only when asked for).
 import os
 
 

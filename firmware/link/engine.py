@@ -1,9 +1,9 @@
 # The box's end of the host link: the requests of protocol/frames.py (the wire format, its
 # header is the specification) answered from the journal and the app, over a byte-stream port
-# (firmware/link_ports.py: USB CDC on a board, a pty or a pipe on the unix port and in the
+# (firmware/link/ports.py: USB CDC on a board, a pty or a pipe on the unix port and in the
 # simulator). Runs on MicroPython and CPython. This module is the engine (frames in and out,
-# resends, authentication, the state); firmware/link_requests.py what each request does;
-# firmware/link_store.py the files on flash.
+# resends, authentication, the state); firmware/link/requests.py what each request does;
+# firmware/link/store.py the files on flash.
 #
 # The link trusts no host. Reading stays open (HELLO; RECORDS, which are signed here with the
 # device key); everything that changes the box (ACK, CONFIG, CLOCK, REKEY, TAGS_SET, ASIDE,
@@ -14,7 +14,7 @@
 # Set aside. A record the server refuses must not hold back the records after it for good: the
 # host sets it aside (ASIDE seq, reason) and then acknowledges past it. The box keeps it: the
 # list (seq, reason) and how far the host has acknowledged live in the aside file
-# (firmware/link_store.py); the journal's own ack stays below the first set-aside record, so the
+# (firmware/link/store.py); the journal's own ack stays below the first set-aside record, so the
 # journal never prunes it while it waits. HELLO lists them ("aside") and the app can show them
 # (Link.aside); RELEASE (after a referee resolved it) drops one from the list.
 #
@@ -36,33 +36,8 @@
 # first request, so the switch happens before any data byte arrives.
 import os
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
-
-try:
-    from micropython import kbd_intr as _kbd_intr
-except ImportError:  # CPython
-    _kbd_intr = None
-
-try:
-    from time import ticks_ms, ticks_diff
-except ImportError:  # CPython
-    import time as _time
-
-    def ticks_ms():
-        return int(_time.monotonic() * 1000)
-
-    def ticks_diff(a, b):
-        return a - b
-
-
-from firmware import link_requests, link_store as store
-from firmware.link_ports import StreamPort  # noqa: F401  (the board's port, from here too)
+from firmware.compat import const, kbd_intr as _kbd_intr, ticks_diff, ticks_ms
+from firmware.link import requests, store
 from protocol.frames import (
     E_BAD_REQUEST, E_DENIED, E_INTERNAL, E_NO_KEY, E_NONCE, E_UNKNOWN, MAC_LEN, MAX_FRAME, MAX_MESSAGE,
     MAX_RECORD, OK, REPLY, T_HELLO, Deframer, cobs_block, crc32, put_be32, put_le32)
@@ -73,14 +48,6 @@ FW_VERSION = "0.2.0"
 _ZERO = b"\x00"
 
 
-def __getattr__(name):
-    # FdPort, MemPort from here too, as before; loaded only when asked for (never on a board)
-    if name in ("FdPort", "MemPort"):
-        from firmware import link_ports_host
-        return getattr(link_ports_host, name)
-    raise AttributeError(name)
-
-
 def _aside_path(key_path):
     i = key_path.rfind("/")
     return (key_path[:i + 1] if i >= 0 else "") + "aside"
@@ -88,7 +55,7 @@ def _aside_path(key_path):
 
 class Link:
     """The device end. `app` is the firmware App (j, device_id, epoch, clock, now_s,
-    push_config, session); `port` one of firmware/link_ports.py's; `key_path` the key file on
+    push_config, session); `port` one of firmware/link/ports.py's; `key_path` the key file on
     flash; `aside_path` the set-aside list (default: "aside" next to the key file)."""
 
     def __init__(self, app, port, key_path, board="sim", fw=FW_VERSION, idle_ms=30000,
@@ -129,11 +96,11 @@ class Link:
         self._bye = False
         self._seq = 0  # seq and type of the request being answered
         self._typ = 0
-        # {type: fn(link, request memoryview)}: firmware/link_requests.py's, and more through
+        # {type: fn(link, request memoryview)}: firmware/link/requests.py's, and more through
         # handle(). fn answers with link.reply_ok(data) / reply_json(obj) / error(code, message).
         self.handlers = {}
         self._auth_types = {}  # the handlers that need an authenticated request
-        for typ, fn, auth in link_requests.TABLE:
+        for typ, fn, auth in requests.TABLE:
             self.handle(typ, fn, auth)
         self._hm = None
         self._nonce = None

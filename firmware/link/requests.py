@@ -1,10 +1,10 @@
 # The requests the box's link answers (protocol/frames.py has their formats): one function each,
-# fn(link, request), that replies through link.reply_ok / reply_json / error. firmware/link.py
+# fn(link, request), that replies through link.reply_ok / reply_json / error. firmware/link/engine.py
 # calls them from its dispatch table TABLE (the authenticated ones only with the MAC checked and
 # cut off) and owns the state they use (the key, the nonce, the set-aside list, the reply buffer).
 import os
 
-from firmware import link_store as store
+from firmware.link import store
 from protocol.frames import (
     E_BAD_REQUEST, E_FULL, E_JOURNAL, E_KEY_SET, E_NO_KEY, E_RANGE, E_REFUSED, KEY_LEN, MAX_FRAME,
     MAX_REASON, NONCE_LEN, OK, PROTO, REC_HEADER, T_ACK, T_ASIDE, T_BYE, T_CHALLENGE, T_CLOCK, T_CONFIG,

@@ -1,7 +1,8 @@
 """A pure-Python subset of MicroPython's built-in `framebuf`, for ports that lack it: CPython (the
-desktop simulator registers it, simulator/parts.py) and CircuitPython (firmware/board.py registers
-it), so firmware/render.py draws there exactly as on a MicroPython board. Never used on a port
-with the built-in module; firmware/render.py takes it through render.use_framebuf(), not import.
+desktop simulator registers it, simulator/parts.py) and CircuitPython
+(firmware/board/circuitpython.py registers it), so firmware/ui/render.py draws there exactly as
+on a MicroPython board. Never used on a port with the built-in module; firmware/ui/render.py
+takes it through render.use_framebuf(), not import.
 
 Formats: MONO_VLSB (SSD1306 pages), MONO_HLSB (glyph bitmaps), RGB565 (ST7789). Methods:
 fill, pixel, hline, vline, rect, fill_rect, blit (with key and palette). Semantics follow

@@ -3,7 +3,7 @@
 # The tests and the figures run it with stdin and stdout on a pty master, the host tool (pyserial)
 # on the slave:
 #
-#   MICROPYPATH=<repo> micropython firmware/link_stdio.py --journal DIR --key FILE
+#   MICROPYPATH=<repo> micropython firmware/link/stdio.py --journal DIR --key FILE
 #       [--device-id ID] [--board NAME] [--keep-serving] [--stats FILE] [--tty]
 #
 # The loop runs until the host says BYE (and hangs up) or hangs up (or, with --keep-serving,
@@ -38,7 +38,7 @@ def args(argv, more=None):
             opts[k] = argv[i + 1]
             i += 2
     if not opts["journal"] or not opts["key"]:
-        raise ValueError("usage: link_stdio --journal DIR --key FILE [...]")
+        raise ValueError("usage: firmware/link/stdio.py --journal DIR --key FILE [...]")
     return opts
 
 
@@ -53,7 +53,7 @@ class _Box:
 def boot(o):
     """The box without keys, screen or reader, its journal in o["journal"] (no link yet)."""
     from firmware import main
-    from firmware.board import Hardware
+    from firmware.board.base import Hardware
     from firmware.journal import Journal
     jdir = o["journal"]
     try:
@@ -70,7 +70,8 @@ def serve(dev, o):
     """The link on stdin/stdout in the device loop until BYE / hang-up; the --stats figures."""
     import time
     from firmware import main
-    from firmware.link import Link, StreamPort
+    from firmware.link.engine import Link
+    from firmware.link.ports import StreamPort
 
     if o["tty"]:
         import termios

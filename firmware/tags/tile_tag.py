@@ -15,11 +15,7 @@
 # Tags that cannot be written (locked, or UID-only) are identified by their UID instead, through
 # a UidRegistry: a sorted table of 9-byte entries (UID length, UID padded to 7 bytes, tile*4+copy)
 # searched in place, so a full set (144 tiles + 8 flowers, ~1.4 KB) costs no objects per lookup.
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from firmware.compat import const
 
 RECORD_PAGE = const(4)
 RECORD_LEN = const(8)

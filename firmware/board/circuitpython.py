@@ -1,6 +1,6 @@
-# firmware/board.py's builder for CircuitPython boards: busio / digitalio pins wrapped as the
-# drivers take them, displayio for the screen (firmware/display_displayio.py).
-from firmware.board import Hardware, _matrix, _mod
+# The builder for CircuitPython boards (firmware/board/__init__.py's build()): busio / digitalio
+# pins wrapped as the drivers take them, displayio for the screen (firmware/ui/displayio_screen.py).
+from firmware.board.base import Hardware, _matrix, _mod
 
 
 class CPSpi:
@@ -84,11 +84,11 @@ def build_cp(cfg, mods):
         dev = ss.SSD1306(bus, width=d["width"], height=d["height"])
     else:
         raise ValueError("display driver " + d["driver"])
-    from firmware import render
+    from firmware.ui import render
     if render.framebuf is None:  # CircuitPython has no framebuf: the renderer's glyph buffers need one
-        from firmware import framebuf_py
+        from firmware.ui import framebuf_py
         render.use_framebuf(framebuf_py)
-    from firmware.display_displayio import DisplayioScreen
+    from firmware.ui.displayio_screen import DisplayioScreen
     display = DisplayioScreen(dev, d["width"], d["height"], color=d.get("color", False), font_size=cfg.FONT)
 
     r = cfg.READER

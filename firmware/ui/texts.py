@@ -8,16 +8,8 @@
 # Texts one flow shows live in that flow's module (firmware/flows/*.py: private numbers and a
 # table), so a flow that is not loaded costs no heap for them; the ones several modules show are
 # here. A text may hold %s / %d: both languages take the same arguments in the same order.
-# A new Chinese character needs the glyph subsets rebuilt: python -m host_tools.glyphs
-import sys
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
-_MP = sys.implementation.name == "micropython"
+# A new Chinese character needs the glyph subsets rebuilt: python tools/glyphs.py
+from firmware.compat import MICROPYTHON as _MP, const
 
 
 class Table:
