@@ -26,3 +26,12 @@ def test_pip_package_lists_protocol():
 def test_mp_sim_compiles_protocol():
     p = subprocess.run(["make", "-s", "-n", "-B", "sim-mpy"], cwd=REPO, capture_output=True, text=True)
     assert "protocol/record.py" in p.stdout and "protocol/config.py" in p.stdout
+
+
+def test_pip_package_lists_every_host_package():
+    # a package left out installs without its modules (the pages' template tags went missing)
+    with open(REPO / "pyproject.toml", "rb") as f:
+        listed = set(tomllib.load(f)["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(REPO).parts) for root in ("host_tools", "rules_min", "protocol")
+             for p in (REPO / root).rglob("__init__.py")}
+    assert found - listed == set()
