@@ -41,7 +41,7 @@ def test_the_contract_holds_both_versions_to_it():
     v2 = {"v": 2, "kind": "correction", "corrects": {"device": "b", "seq": 2}, "seats": ["a", "b", "c", "d"], "deltas": [9, 0, 0, 0],
           "was": [0, 0, 0, 0], "reason": "", "referee": "r", "time": 5}
     with pytest.raises(BadRecord, match="sum to 9"):
-        contract.balanced(v2)
+        invariants.balanced(v2)
     v1 = {"v": 1, "kind": "hand", "tournament": "T", "session": 1, "table": 1, "hand": 1, "rules": "mcr", "seats": ["a", "b", "c", "d"],
           "dealer": 0, "prevalent_wind": "E", "events": [], "deltas": [POINTS_MAX * 10, 0, 0, 0], "fans": None, "winners": [], "discarder": None,
           "time": 1}
@@ -60,7 +60,7 @@ def test_numbers_no_database_stores_are_refused(text):
 
 
 def test_the_box_and_the_door_agree_on_a_clock_reading():
-    from firmware import link_requests
+    from firmware.link import requests as link_requests
 
     assert placement.CLOCK_MIN == link_requests.CLOCK_MIN
 

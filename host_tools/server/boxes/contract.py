@@ -33,6 +33,8 @@ from protocol import envelope as penvelope
 from protocol import record as precord
 from protocol import sign as psign
 
+from . import invariants
+
 MAX_PAYLOAD = penvelope.PAYLOAD_MAX
 POINTS = precord.POINTS_MAX
 NUMBER_MAX = 2**63 - 1  # BIGINT, and SQLite's integers: every database the server supports stores it
@@ -159,21 +161,8 @@ def parse_payload(payload: bytes) -> dict:
     err = precord.validate(body)
     if err:
         raise BadRecord(err)
-    balanced(body)
+    invariants.balanced(body)
     return body
-
-
-def balanced(body: dict, deductions=None) -> None:
-    """A checked hand or correction adds up (``invariants``); raises BadRecord."""
-    from . import invariants
-
-    try:
-        if body["kind"] == "hand":
-            invariants.hand(body["deltas"], body.get("transfers"), deductions)
-        elif body["kind"] == "correction":
-            invariants.correction(body["deltas"])
-    except invariants.Unbalanced as e:
-        raise BadRecord(str(e)) from None
 
 
 def parse_envelope(obj: Any) -> Envelope:

@@ -19,6 +19,8 @@ from host_tools.server.errors import BadRecord
 from protocol.record import POINTS_MAX
 from rules_min import keyed
 
+from . import invariants
+
 KIND_FIELDS = {
     "session": ("v", "kind", "tournament", "session", "table", "rules", "seats", "first_dealer", "time"),
     "hand": (
@@ -46,9 +48,7 @@ def check(b: dict) -> None:
     if missing:
         raise BadRecord("%s record misses %s" % (kind, ", ".join(missing)))
     _check(b)
-    from .contract import balanced
-
-    balanced(b, deductions(b) if kind == "hand" else None)
+    invariants.balanced(b, deductions(b) if kind == "hand" else None)
 
 
 def deductions(b: dict) -> list:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from host_tools.server.errors import BadRecord
 from protocol.record import POINTS_MAX
 
 
@@ -86,3 +87,15 @@ def _deductions(v) -> list:
         if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= POINTS_MAX:
             raise Unbalanced("deductions[%d] must be a whole number between 0 and %d" % (i, POINTS_MAX))
     return out
+
+
+def balanced(body: dict, deductions=None) -> None:
+    """A checked record's hand or correction adds up (the device contract's last check, both
+    record versions); raises BadRecord."""
+    try:
+        if body["kind"] == "hand":
+            hand(body["deltas"], body.get("transfers"), deductions)
+        elif body["kind"] == "correction":
+            correction(body["deltas"])
+    except Unbalanced as e:
+        raise BadRecord(str(e)) from None

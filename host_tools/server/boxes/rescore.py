@@ -11,12 +11,26 @@ from typing import Optional
 
 from django.db import transaction
 
-from host_tools.server.errors import Invalid
+from host_tools.server.errors import Invalid, NotFound
+from host_tools.server.results import cache
 from host_tools.server.tournaments import audit, formats
 from host_tools.server.tournaments.actions import bump, get
 
 from . import hand_row, invariants
 from .models import Correction, Hand
+
+def counted_hand(tid: str, session: int, table: int, number: int) -> Hand:
+    """The hand that counts for (session, table, number)."""
+    res = cache.result(tid)
+    tb = res.tables.get((session, table))
+    row = None
+    if tb is not None:
+        row = next((h for h in tb.hands if h.number == number), None)
+    if row is None:
+        raise NotFound("no counted hand %d at session %d table %d" % (number, session, table))
+    return Hand.objects.get(id=row.id)
+
+
 
 # the columns of a hand's row that a re-scoring replaces (the rest: who, where, when)
 FIGURES = ("dealer", "winners", "discarder", "fans", "fan_names", "deductions")
@@ -54,8 +68,6 @@ def rescore(actor: str, tid: str, session: int, table: int, number: int, dealer:
             reason: str) -> Correction:
     """Correct counted hand ``number`` by its tiles: its seats stay, everything else is settled
     again from ``events``. Stored as a referee's correction (the record stays as signed)."""
-    from .referee import counted_hand
-
     t = get(tid)
     if not reason.strip():
         raise Invalid("give a reason")
