@@ -108,8 +108,8 @@ def test_an_instance_killed_mid_upload_loses_nothing(pair):
     assert org.post("/api/tournaments/%s/seatings/1" % tid, {"method": "manual", "tables": [t for _, t in tables], "publish": True})[0] == 201
     devices = {n: Device(uid("k%d-" % n)) for n, _ in tables}
     envs, scores = synthetic_session(tid, 1, tables, devices, random.Random(7), hands=16)
-    for d in devices.values():
-        assert org.post("/api/devices", {"id": d.id, "key": d.key.hex()})[0] == 201
+    for n, d in devices.items():  # each bound to the table it plays (a box bound nowhere counts nowhere)
+        assert org.post("/api/devices", {"id": d.id, "key": d.key.hex(), "tournament": tid, "table": n})[0] == 201
     acked, pending = set(), list(envs)
     killed = threading.Event()
 
