@@ -67,6 +67,9 @@ class OfflineSink:
     def __init__(self, root: str):
         self.root = root
         self.name = "files in %s" % root
+        # made now, even when the box has nothing new: the later `--upload DIR` then finds it
+        # (uploads 0) instead of failing with "no such directory"
+        _makedirs(root)
 
     def path(self, env: dict) -> str:
         return _inside(self.root, env["device"], seq_name(env["seq"]))

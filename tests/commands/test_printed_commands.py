@@ -253,19 +253,36 @@ def test_server_and_sync_commands_as_printed(found, sandbox):
         web.login("alice", PASSWORD)
         page = web.post("/t/T/manage/boxes", {"action": "register", "box-id": device, "box-key": key[device], "box-label": "", "box-table": "7"})
         assert device in page
-        out, _ = run(".venv/bin/python -m host_tools sync --port auto --offline DIR --key-file keys.json", DIR="offline")
-        assert out.startswith("pulled 19,"), out
-        out, _ = run(".venv/bin/python -m host_tools sync --upload DIR --server URL", DIR="offline", URL=url)
-        assert "uploaded 19" in out, out
-        out, _ = run(".venv/bin/python -m host_tools sync --port auto --server http://10.0.0.2:8000 --key-file keys.json",
-                     **{"http://10.0.0.2:8000": url})
-        assert out.startswith("pulled 0,"), out
-        out, _ = run(".venv/bin/python -m host_tools sync --port auto --server URL", ok=(0, 1), URL=url)
-        assert out.startswith("pulled 0,"), out
-        out, err = run(".venv/bin/python -m host_tools sync --port auto --release 5 --key-file keys.json", ok=(0, 1, 3))
+        # a record the server refuses: another record under the box's seq 5, signed with its key
+        from tests.server.helpers import envelope, session_rec
+        planted = envelope(bytes.fromhex(key[device]), device, 5, session_rec("T", 9, 9, ["11", "12", "13", "14"]))
+        assert api(url, "POST", "/api/records", planted)[0] == 201
+        out, err = run(".venv/bin/python -m host_tools sync --port auto --server http://10.0.0.2:8000 --key-file keys.json",
+                       ok=(3,), **{"http://10.0.0.2:8000": url})
+        assert out.startswith("pulled 19, uploaded 18, already known 0, refused 1, set aside 1"), (out, err)
+        assert (sandbox.dir / "quarantine" / device / "0000000005.json").exists()  # as the README says
+        # the Commands block's form (no key file): nothing new; the set-aside record is listed still
+        out, err = run(".venv/bin/python -m host_tools sync --port auto --server URL", URL=url)
+        assert out.startswith("pulled 0,"), (out, err)
+        # the referee resolved it: the box lets it go
+        out, err = run(".venv/bin/python -m host_tools sync --port auto --release 5 --key-file keys.json", DIR="offline")
+        assert out.startswith("pulled 0,") and "set aside 0" in out, (out, err)
+        out, err = run(".venv/bin/python -m host_tools sync --port auto --offline DIR --key-file keys.json", DIR="offline")
+        assert out.startswith("pulled 0,"), (out, err)
+        out, err = run(".venv/bin/python -m host_tools sync --upload DIR --server URL", DIR="offline", URL=url)
+        assert "uploaded 0" in out, (out, err)
+        # between sessions, the tag tool reaches the box and asks for the first tile, then for any
+        # tile to verify (a whole set written and verified: tests/hw/test_tags_e2e.py)
+        for cmd, asks, subst in ((".venv/bin/python -m host_tools tags write --port auto --set 7 --key-file keys.json", "[1/144] tap 1m copy 1", "auto"),
+                                 (".venv/bin/python -m host_tools tags write --port /dev/ttyACM0 --set 7 --rules mcr --key-file keys.json",
+                                  "[1/144] tap 1m copy 1", "/dev/ttyACM0"),
+                                 (".venv/bin/python -m host_tools tags verify --port /dev/ttyACM0 --set 7 --rules mcr", "tap every tile of set 7", "/dev/ttyACM0")):
+            tags = sandbox.start(the(found, cmd).replace(subst, pty if subst != "auto" else "auto"), wait_for=asks, timeout=60)
+            stop(tags, sig=2)
+            assert box.poll() is None, "the simulated box stopped after: " + cmd
         # the standings count what the box played
         st, body = api(url, "GET", "/api/tournaments/T/standings")
-        assert st == 200 and body["quarantined"] == 0 and len(body["standings"]) == 4, body
+        assert st == 200 and len(body["standings"]) == 4, body
         # session 2 seats table 7 again: the page's command starts it on the box
         st, body = api(url, "POST", "/api/tournaments/T/seatings/2", seat, token)
         assert st in (200, 201), body
@@ -278,15 +295,16 @@ def test_server_and_sync_commands_as_printed(found, sandbox):
         assert shown == printed.page_command(template[0], url), shown
         rc, out, err = sh(shown, env=dict(sandbox.env, PATH="%s:%s" % (ROOT / ".venv" / "bin", sandbox.env["PATH"])), timeout=300)
         assert rc == 0 and out.startswith("pulled 0,"), (shown, out, err)
-        assert "session 2" in err or "next session" in err, err
-        out, err = run(".venv/bin/python -m host_tools sync --port auto --server URL --key-file keys.json --next-session", ok=(0, 1),
+        assert "session config sent to %s: T session 2, table 7" % device in err, err
+        # the README's form of it: the box now plays session 2, so it refuses another
+        out, err = run(".venv/bin/python -m host_tools sync --port auto --server URL --key-file keys.json --next-session", ok=(1,),
                        URL=url)
-        # the tag tool reaches the box and asks for the first tile (the set itself: tests/hw/test_tags_e2e.py)
-        tags = sandbox.start(the(found, ".venv/bin/python -m host_tools tags write --port auto --set 7 --key-file keys.json"),
-                             wait_for="1m", timeout=60)
-        stop(tags, sig=2)
-        assert box.poll() is None
+        assert out.startswith("pulled 1, uploaded 1,") and "a session is running" in err, (out, err)  # session 2's first record
+        # the box served every host until it was stopped, as a switched-on box does
+        tail = stop(box, sig=2)
+        box = None
+        assert "link stopped" in tail, tail
     finally:
         if box is not None:
-            tail = stop(box, sig=2)
+            stop(box, sig=2)
         stop(server, sig=2)
