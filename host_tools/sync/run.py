@@ -222,6 +222,8 @@ def sync(port: str, server: Optional[str] = None, offline: Optional[str] = None,
             syncer = Syncer(box, sink, keys, progress, chunk=chunk, set_clock=set_clock,
                             quarantine=Quarantine(quarantine) if quarantine else None)
             syncer.run(info)
+            if isinstance(sink, OfflineSink):
+                sink.made()
         elif set_clock and box.key is not None and isinstance(info.get("time"), int) \
                 and abs(info["time"] - time.time()) > 2:
             box.set_clock()

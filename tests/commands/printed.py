@@ -18,7 +18,8 @@ How each is checked (HOW[command] = (kind, detail)):
 * ``make-n``: a make command of the slow or hardware kind: ``make -n`` in the checkout says the
   target and its prerequisites exist (what it runs is tested by the tests it names);
 * ``help``: a command named in prose with placeholders (FILE, HAND, COMMAND): the subcommand
-  answers ``--help``;
+  answers ``--help`` (a tool or subcommand named in prose, ``mahjong-table settle``, needs no
+  entry: ``how()``);
 * ``elsewhere``: run as printed by the test named in detail (``path::function``, which must
   exist and hold the detail's fragment);
 * ``manual``: cannot run here (root, another machine's paths, real hardware, other projects'
@@ -99,16 +100,17 @@ def collect() -> list[dict]:
                         out.append(lines[i])
                         i += 1
                     found.append({"where": "%s:%d" % (rel, start + 1), "cmd": normalize(_strip_comment(text[2:])),
-                                  "output": "\n".join(out).strip()})
+                                  "output": "\n".join(out).strip(), "inline": False})
                     continue
                 cmd = normalize(_strip_comment(text))
                 if cmd:
-                    found.append({"where": "%s:%d" % (rel, start + 1), "cmd": cmd, "output": None})
+                    found.append({"where": "%s:%d" % (rel, start + 1), "cmd": cmd, "output": None, "inline": False})
                 continue
             if fence is None:
                 for m in re.finditer(r"`([^`]+)`", line):
                     if _INLINE_START.match(m.group(1)):
-                        found.append({"where": "%s:%d" % (rel, i + 1), "cmd": normalize(m.group(1)), "output": None})
+                        found.append({"where": "%s:%d" % (rel, i + 1), "cmd": normalize(m.group(1)), "output": None,
+                                      "inline": True})
             i += 1
     for path in templates():
         rel = path.relative_to(ROOT).as_posix()
@@ -117,8 +119,22 @@ def collect() -> list[dict]:
             code = html.unescape(m.group(1))
             if _INLINE_START.match(code):
                 line = text[:m.start()].count("\n") + 1
-                found.append({"where": "%s:%d" % (rel, line), "cmd": normalize(code), "output": None})
+                found.append({"where": "%s:%d" % (rel, line), "cmd": normalize(code), "output": None, "inline": False})
     return found
+
+
+# a tool or its subcommand named in prose, with at most a placeholder: `mahjong-table settle`,
+# `python -m host_tools COMMAND`; checked by its --help without an entry in HOW
+_NAMED = re.compile(r"^(mahjong-table|python -m [a-z_.]+)( [a-z][a-z-]*)*( [A-Z]+)?$")
+
+
+def how(finding: dict) -> tuple[str, str]:
+    """How a finding is checked: its entry in HOW, or --help for a command named in prose."""
+    if finding["cmd"] in HOW:
+        return HOW[finding["cmd"]]
+    if finding["inline"] and _NAMED.match(finding["cmd"]):
+        return ("help", "named in prose")
+    return ("", "")
 
 
 def page_command(template_cmd: str, server_url: str) -> str:
@@ -166,21 +182,12 @@ HOW: dict[str, tuple[str, str]] = {
     "make unix-frozen": ("make-n", SLOW + "builds a unix port"),
     "pip install .": ("elsewhere", "tests/commands/test_installed.py::test_installed_wheel_serves::pip"),
     "pip install '.[server]'": ("elsewhere", "tests/commands/test_installed.py::test_installed_wheel_serves::pip"),
-    "mahjong-table": ("help", ""),
-    "python -m host_tools": ("help", ""),
-    "python -m host_tools COMMAND": ("help", ""),
     # the score protocol's transcript: its printed output is compared
     "echo '%s' | .venv/bin/python -m host_tools score --rules mcr" % (
         '{"id": 7, "hand": "[345m3]258m1488s369p7s", "self_drawn": false, "last_of_kind": false, "last_tile": false, '
         '"kong": false, "seat_wind": "E", "prevalent_wind": "E", "flowers": 0, "winner": 0, "discarder": 2}'): ("run", "output compared"),
-    "mahjong-table score HAND": ("help", ""),
     "mahjong-table score --help": ("run", "the score command's options"),
-    "mahjong-table settle FILE": ("help", ""),
-    "mahjong-table score": ("help", ""),
     "python -m simulator --script FILE --events": ("run", "FILE: a shipped scenario"),
-    "python -m host_tools serve": ("help", ""),
-    "python -m host_tools sync": ("help", ""),
-    "python -m host_tools tags": ("help", ""),
     # README: the tournament server
     ".venv/bin/python -m host_tools serve --create-account alice": ("run", "the sync sandbox's first organizer"),
     ".venv/bin/python -m host_tools serve --db postgresql://user@127.0.0.1:5432/tournament --host 0.0.0.0":
