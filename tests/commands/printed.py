@@ -205,6 +205,7 @@ HOW: dict[str, tuple[str, str]] = {
     ".venv/bin/python -m host_tools tags write --port auto --set 7 --key-file keys.json":
         ("run", "it reaches the box and asks for the first tile (the whole set: tests/hw/test_tags_e2e.py)"),
     ".venv/bin/python -m simulator --script simulator/scenarios/mcr_session.txt --out build/s --serial": ("run", "the sandbox's box"),
+    "python -m simulator --serial": ("elsewhere", "tests/commands/test_printed_commands.py::test_server_and_sync_commands_as_printed::--serial"),
     "make sync-test": ("make-n", SLOW + "tests/sync"),
     "make sync-bench": ("make-n", SLOW + "a benchmark"),
     # the Boxes page
