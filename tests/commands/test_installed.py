@@ -106,3 +106,16 @@ def test_installed_wheel_serves(installed, tmp_path):
         assert r.status == 200 and "登录" in page and 'name="password"' in page, page[:500]
     finally:
         stop(proc, sig=2)
+
+
+def test_installed_tools_for_a_laptop(installed, tmp_path):
+    """pip install . (a referee's laptop): the scoring and sync commands from the wheel."""
+    venv, _, _ = installed
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    env["PATH"] = "%s:/usr/bin:/bin" % (venv / "bin")
+    p = subprocess.run(["mahjong-table", "score", "[345m3]258m1488s369p7s", "--discard-from", "3"], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and "Knitted Straight" in p.stdout, (p.stdout, p.stderr)
+    for sub in ("sync", "tags", "settle"):
+        p = subprocess.run(["mahjong-table", sub, "--help"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0 and "usage: mahjong-table " + sub in p.stdout, (sub, p.stderr)
