@@ -267,9 +267,9 @@ def test_server_and_sync_commands_as_printed(found, sandbox):
                        ok=(3,), **{"http://10.0.0.2:8000": url})
         assert out.startswith("pulled 19, uploaded 18, already known 0, refused 1, set aside 1"), (out, err)
         assert (sandbox.dir / "quarantine" / device / "0000000005.json").exists()  # as the README says
-        # the Commands block's form (no key file): nothing new; the set-aside record is listed still
-        out, err = run(".venv/bin/python -m host_tools sync --port auto --server URL", URL=url)
-        assert out.startswith("pulled 0,"), (out, err)
+        # the Commands block's form: nothing new; the set-aside record is offered again and listed still
+        out, err = run(".venv/bin/python -m host_tools sync --port auto --server URL --key-file keys.json", URL=url)
+        assert out.startswith("pulled 0,") and "set aside 1" in out and "record 5: HTTP 409" in out, (out, err)
         # the referee resolved it: the box lets it go
         out, err = run(".venv/bin/python -m host_tools sync --port auto --release 5 --key-file keys.json", DIR="offline")
         assert out.startswith("pulled 0,") and "set aside 0" in out, (out, err)
