@@ -106,6 +106,8 @@ def run(cfg, out, script=None, keep=True, **sim_kw):
     """The --serial mode of python -m simulator: announce, run the script with the link, serve.
     sim_kw: for simulator.runner.Sim (device_id, on_screen...)."""
     from simulator.runner import Sim
+    # the box's files are private, device.key above all (its signing key): 0600, not the umask's 0644
+    os.umask(0o077)
     stopping = []
 
     def on_signal(signum, frame):
