@@ -232,6 +232,8 @@ def sync(port: str, server: Optional[str] = None, offline: Optional[str] = None,
                 if why:
                     syncer.summary.head = why
                     progress("the server did not take the box's journal head (%s): its Boxes page may show an old count" % clean(why))
+            if isinstance(sink, OfflineSink):
+                sink.made()
         elif set_clock and box.key is not None and isinstance(info.get("time"), int) \
                 and abs(info["time"] - time.time()) > 2:
             box.set_clock()
