@@ -81,7 +81,8 @@ def build(cfg, mods=None):
 
 def _matrix(k, rows, cols):
     from firmware.drivers.keypad import Keypad
-    return MatrixKeys(Keypad(rows, cols, k["keymap"], debounce=k.get("debounce", 3)))
+    return MatrixKeys(Keypad(rows, cols, k["keymap"], debounce=k.get("debounce", 3), eager=k.get("eager", False),
+                             settle_us=k.get("settle_us", 0)))
 
 
 def _build_parts(cfg, parts):

@@ -57,7 +57,7 @@ class Box {
     const fw = this.fw;
     this.board = req.board || this.board;
     this.bootReq = { mode: req.mode || (this.bootReq && this.bootReq.mode) || 'scripted',
-      flashTiming: req.flash_timing !== undefined ? req.flash_timing : true };
+      flashTiming: req.flash_timing !== undefined ? req.flash_timing : (this.bootReq ? this.bootReq.flashTiming : true) };
     const chip = new Chip({
       bootrom: fw.bootrom, uf2: fw.uf2, elf: fw.elf, flash, update: req.update && flash ? fw.uf2 : null,
       fsImage: !flash && req.fs ? readFileSync(req.fs) : null,
@@ -70,9 +70,16 @@ class Box {
     chip.onFlashOp = (op) => op.index !== this.cutAt;
     const b = this.board;
     const mcu = chip.mcu;
-    this.display = b.display ? new SSD1306(mcu.i2c[b.display.i2c_id], b.display.addr) : null;
-    this.reader = b.reader ? new MFRC522(mcu, mcu.spi[b.reader.spi_id], b.reader.cs, b.reader.rst) : null;
-    this.keypad = b.keypad ? new Keypad(mcu, b.keypad.rows, b.keypad.cols, b.keypad.keymap) : null;
+    // bus times, line rise times: on the chip's own clock ("cycles"); "scripted" time stands
+    // still while the core computes, so there they would never pass
+    const timed = this.bootReq.mode === 'cycles';
+    this.display = b.display ? new SSD1306(mcu.i2c[b.display.i2c_id], b.display.addr, timed ? chip.clock : null) : null;
+    this.reader = b.reader ? new MFRC522(mcu, mcu.spi[b.reader.spi_id], b.reader.cs, b.reader.rst, { timed }) : null;
+    const kp = b.keypad;
+    this.keypad = kp ? new Keypad(mcu, kp.rows, kp.cols, kp.keymap, {
+      bounceNs: kp.bounce_ms !== undefined ? kp.bounce_ms * 1e6 : undefined,
+      riseNs: timed ? undefined : 0,
+    }) : null;
     // tags on the reader stay there across a reboot (they are not part of the box)
     if (this.reader) for (const t of this.tags.values()) this.reader.place(t);
     return {};
@@ -129,7 +136,18 @@ class Box {
       }
       case 'display': {
         const d = this.display;
-        return { glass: hex(d.glass()), frames: d.frames, on: d.on, errors: d.errors.slice(0, 5) };
+        if (req.log !== undefined) { d.logData = !!req.log; d.dataWrites = []; }
+        const r = { glass: hex(d.glass()), frames: d.frames, updates: d.updates, on: d.on, errors: d.errors.slice(0, 5),
+          contrast: d.contrast, start_line: d.startLine, offset: d.offset, mux: d.mux, last_data_ms: d.lastDataNs / 1e6 };
+        if (req.take) { r.data_ms = d.dataWrites.map((ns) => ns / 1e6); d.dataWrites = []; }
+        return r;
+      }
+      case 'keypad': {
+        // {key}: chip ms of that key's first contact; lines and shorts
+        const k = this.keypad;
+        const i = req.key ? k.index(req.key) : -1;
+        return { contact_ms: i >= 0 && k.contactNs.has(i) ? k.contactNs.get(i) / 1e6 : null, shorts: k.shorts,
+          levels: k.level.map((v) => (v ? 1 : 0)), kinds: k.kind };
       }
       case 'peek': {
         // {magic: hex, n}: the n bytes after the first copy of magic in SRAM (-1: not there),
@@ -166,6 +184,8 @@ class Box {
           flash_ops: chip.flashOps, cycles: chip.cycles, busy_ms: chip.busyNs / 1e6, connected: chip.connected, pc: chip.where(),
           reader_frames: this.reader ? this.reader.frames : 0,
           reader_errors: this.reader ? this.reader.errors.slice(0, 5) : [],
+          reader_writes_lost: this.reader ? this.reader.writesLost : 0,
+          keypad_shorts: this.keypad ? this.keypad.shorts : 0,
         };
       default: throw new Error(`unknown op ${req.op}`);
     }

@@ -57,7 +57,8 @@ class Result:
 def run_script(source, files=None, uf2=None, elf=None, timeout=600, mode="cycles", flash=None,
                keep_flash=False, flash_timing=True):
     """Run `source` (str) on the chip with `files` ({device path: bytes}) on its filesystem, or
-    on a whole flash image `flash` (bytes) from an earlier run."""
+    on a whole flash image `flash` (bytes) from an earlier run. flash_timing: True (the flash's
+    typical erase / program times), "max" (its maximum ones) or False (none)."""
     with tempfile.TemporaryDirectory(prefix="pico-run-") as tmp:
         args = ["node", RUN_MJS, "--timeout", str(timeout), "--mode", mode]
         if flash is not None:
@@ -79,6 +80,8 @@ def run_script(source, files=None, uf2=None, elf=None, timeout=600, mode="cycles
             args += ["--elf", elf]
         if not flash_timing:
             args.append("--no-flash-timing")
+        elif flash_timing == "max":
+            args += ["--flash-timing", "max"]  # the W25Q16JV's maximum erase / program times
         saved = os.path.join(tmp, "after.bin")
         if keep_flash:
             args += ["--save-flash", saved]
