@@ -15,6 +15,7 @@
 //             while the core sleeps (replies as run)
 //   write    {hex}                             bytes for the device's USB CDC input
 //   key      {key, down}                       a key of the keypad pressed / released
+//   at       {at_ms, event}                    a key / tag / lift request at that chip time
 //   tag      {id, uid, user}                   a tag placed on the reader (hex UID, user memory
 //             from page 4); lift {id} / lift {} takes one / all off
 //   display  {}                                "glass": 1024 bytes MONO_VLSB (hex), "frames"
@@ -112,6 +113,15 @@ class Box {
         if (req.down) this.keypad.press(req.key); else this.keypad.release(req.key);
         return {};
       case 'keys_up': this.keypad.releaseAll(); return {};
+      case 'at': {
+        // {at_ms, event: a key / tag / lift request}: that request at chip time at_ms, while the
+        // chip runs (a player's finger or a hand sweeping tiles, on the chip's clock)
+        const ev = req.event;
+        if (!['key', 'tag', 'lift'].includes(ev.op)) throw new Error(`at: ${ev.op} cannot be scheduled`);
+        const alarm = chip.clock.createAlarm(() => this.handle(ev));
+        alarm.schedule(Math.max(0, req.at_ms * 1e6 - chip.clock.nanos));
+        return {};
+      }
       case 'tag': {
         const t = new Type2Tag(unhex(req.uid), unhex(req.user), { name: req.id });
         this.tags.set(req.id, t);

@@ -200,6 +200,25 @@ class Pico:
     def key(self, k, down):
         self._req("key", key=k, down=bool(down))
 
+    def at(self, at_ms, op, **kw):
+        """A key / tag / lift request (as key(), place(), lift() send it) at chip time at_ms,
+        applied by the harness while the chip runs."""
+        kw["op"] = op
+        self._req("at", at_ms=at_ms, event=kw)
+
+    def key_at(self, at_ms, k, down):
+        self.at(at_ms, "key", key=k, down=bool(down))
+
+    def place_at(self, at_ms, uid, user, tag_id):
+        self.at(at_ms, "tag", id=tag_id, uid=bytes(uid).hex(), user=bytes(user).hex())
+
+    def lift_at(self, at_ms, tag_id):
+        self.at(at_ms, "lift", id=tag_id)
+
+    def keypad(self, k=None):
+        """The keypad model: contact_ms (chip ms of key k's first closure), lines, shorts."""
+        return self._req("keypad", key=k) if k else self._req("keypad")
+
     def press(self, k, hold_ms=60, gap_ms=60):
         self.key(k, True)
         ok = self.run(hold_ms)
