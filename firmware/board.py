@@ -122,17 +122,25 @@ def _renderer(cfg, swap=False):
 
 
 class FramebufScreen:
-    """A display driver that is a framebuf.FrameBuffer with show() (SSD1306)."""
+    """A display driver that is a framebuf.FrameBuffer with show() (SSD1306). dy: rows the
+    picture is drawn lower (firmware/screensaver.py moves an idle OLED's picture); dim(on):
+    the panel's contrast down, where the driver has one."""
 
     def __init__(self, dev, renderer):
         self.dev = dev
         self.r = renderer
         self.rows = renderer.rows
+        self.dy = 0
 
     def show(self, model, scroll=0):
-        used = self.r.draw(self.dev, model, scroll)
+        used = self.r.draw(self.dev, model, scroll, -self.dy) if self.dy else self.r.draw(self.dev, model, scroll)
         self.dev.show()
         return used
+
+    def dim(self, on):
+        f = getattr(self.dev, "contrast", None)
+        if f is not None:
+            f(0x08 if on else 0xFF)
 
 
 class BandedScreen:

@@ -43,6 +43,7 @@ class Box {
   constructor() {
     this.chip = null;
     this.tags = new Map();
+    this.lifted = new Map(); // id -> [READs answered, chip ms of the first] of tags taken off
     this.cutAt = -1;
     this.out = [];
     this.fw = null;
@@ -131,18 +132,25 @@ class Box {
       case 'lift': {
         const ids = req.id ? [req.id] : [...this.tags.keys()];
         let reads = 0;
+        const first = {};
         for (const id of ids) {
           const t = this.tags.get(id);
           if (!t) continue;
           reads += t.reads;
+          first[id] = [t.reads, t.firstReadMs !== undefined ? t.firstReadMs : null];
+          this.lifted.set(id, first[id]);
           this.reader.lift(t);
           this.tags.delete(id);
         }
-        return { reads };
+        return { reads, tags: first };
       }
       case 'tag_reads': {
         const t = this.tags.get(req.id);
-        return { reads: t ? t.reads : -1, state: t ? t.state : -1 };
+        if (!t && this.lifted.has(req.id)) {
+          const [reads, first] = this.lifted.get(req.id);
+          return { reads, state: -1, first_read_ms: first, lifted: true };
+        }
+        return { reads: t ? t.reads : -1, state: t ? t.state : -1, first_read_ms: t && t.firstReadMs !== undefined ? t.firstReadMs : null };
       }
       case 'display': {
         const d = this.display;
@@ -174,6 +182,14 @@ class Box {
         if (req.on) { chip.opLog = []; return { ops: [] }; }
         const ops = (chip.opLog || []).map((o) => [o.kind, o.offset, o.count, o.data ? hex(o.data) : null]);
         if (chip.opLog) chip.opLog = [];
+        return { ops };
+      }
+      case 'flashlog': {
+        // {on: true} starts keeping [kind, start ms, end ms] of each flash erase/program (the
+        // core waits for the flash meanwhile); {} hands them over
+        if (req.on) { chip.flashWaits = []; return { ops: [] }; }
+        const ops = chip.flashWaits || [];
+        if (chip.flashWaits) chip.flashWaits = [];
         return { ops };
       }
       case 'save': writeFileSync(req.path, chip.flashImage()); return {};

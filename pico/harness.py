@@ -150,6 +150,20 @@ class Pico:
         flash a power cut at the k-th of them leaves (the emulator is deterministic)."""
         return [(k, o, n, bytes.fromhex(d) if d is not None else None) for k, o, n, d in self._req("oplog")["ops"]]
 
+    def flash_waits(self, on=False):
+        """on=True: keep (kind, start ms, end ms) of every flash erase / program from now on;
+        else hand over those kept since the last call."""
+        r = self._req("flashlog", on=True) if on else self._req("flashlog")
+        return [tuple(x) for x in r["ops"]]
+
+    def display_writes(self, on=None):
+        """on=True / False: keep the chip ms of every display-RAM byte on the bus from now on
+        (or stop); None: hand over those kept since the last call."""
+        if on is not None:
+            self._req("display", log=bool(on))
+            return []
+        return self._req("display", take=True)["data_ms"]
+
     def flash(self):
         p = os.path.join(self.tmp.name, "flash.bin")
         self._req("save", path=p)
@@ -239,6 +253,10 @@ class Pico:
 
     def tag_reads(self, tag_id):
         return self._req("tag_reads", id=tag_id)["reads"]
+
+    def tag_info(self, tag_id):
+        """{reads, first_read_ms, ...} of a tag on the reader or taken off it."""
+        return self._req("tag_reads", id=tag_id)
 
     # ---- display ----
     def display(self):

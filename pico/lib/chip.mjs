@@ -99,6 +99,7 @@ export class Chip {
     this.flashOps = 0;
     this.onFlashOp = null;
     this.opLog = null; // an array: every erase/program applied is kept there, data and all
+    this.flashWaits = null; // an array: [kind, start ms, end ms] of each erase/program
     this.stopped = false;
     this.cut = null;
     this.spinReads = 0;
@@ -230,6 +231,10 @@ export class Chip {
     if (this.opLog) {
       const data = kind === 'erase' ? null : Uint8Array.from({ length: count }, (_, i) => this.mcu.readUint8(r[1] + i));
       this.opLog.push({ kind, offset: offs, count, data });
+    }
+    if (this.flashWaits) {
+      const n = kind === 'erase' ? Math.ceil(count / 4096) * this.eraseNs : Math.ceil(count / 256) * this.programNs;
+      this.flashWaits.push([kind, this.clock.nanos / 1e6, (this.clock.nanos + (this.flashTiming ? n : 0)) / 1e6]);
     }
     if (kind === 'erase') {
       flash.fill(0xff, offs, offs + count);

@@ -202,8 +202,10 @@ export class MFRC522 {
     if (!listening) return;
     const answers = [];
     for (const t of this.tags) {
+      const reads = t.reads;
       const a = t.receive(frame, last);
       if (a) answers.push(a);
+      if (t.reads > reads && t.firstReadMs === undefined) t.firstReadMs = this.mcu.clock.nanos / 1e6;
     }
     if (!answers.length) return;
     const [data, rxBits, coll] = combine(answers, !(r[COLL] & 0x80));
