@@ -83,6 +83,7 @@ class App:
         self.last_commit_ms = None    # for the figures: confirm -> record on flash
         self._ready = None            # the record time of a hand record prepared ahead (preview)
         self._prepare_due = None      # (event, tentative) of a preview that ended the hand
+        self._roomy_at = None         # (clock, heap above _ROOMY) of the last look
         self._h = {}                  # state -> its row of its flow's HANDLERS, for loaded flows
         self._later = None            # what runs once the input's handler returned (later)
         self._resume()
@@ -117,12 +118,26 @@ class App:
         # leaving: the current one too (the step is over, what comes next was handed to later)
         cur = None if leaving else S.flow_of(self.state)
         owner = self.d.get("owner")
-        roomy = _MP and _gc.mem_free() > _ROOMY
+        roomy = None
         for name, states in S.FLOWS:
             if name != cur and name != owner and name not in S.RESIDENT and flows.loaded(name):
-                if roomy and name in S.EVERY_HAND:
-                    continue   # a heap with room keeps the flows of every hand compiled
+                if name in S.EVERY_HAND:
+                    if roomy is None:
+                        roomy = self._roomy()
+                    if roomy:
+                        continue   # a heap with room keeps the flows of every hand compiled
                 self._forget(name)
+
+    def _roomy(self):
+        # gc.mem_free() walks the whole heap (~8 ms on the Pico): asked at most every 5 s, not
+        # at every key (a key's time to the screen is ~40 ms all told)
+        if not _MP:
+            return False
+        now = self.clock()
+        r = self._roomy_at
+        if r is None or now - r[0] >= 5000 or now < r[0]:
+            r = self._roomy_at = (now, _gc.mem_free() > _ROOMY)
+        return r[1]
 
     def later(self, fn, *args):
         """Run fn(*args) once the handler that asks it has returned and its flow is dropped:
