@@ -14,6 +14,8 @@ RULES ?= mcr
 MP_TESTS ?= $(wildcard tests/core/test_*.py) $(wildcard tests/protocol/test_*.py)
 # the survival numbers the box shares with the tournament system (tourney stream)
 MP_TESTS += tests/tournament/test_survival_rules.py
+# the envelope's test is CPython's (it checks against base64/hmac) and runs the unix port itself
+MP_TESTS := $(filter-out tests/protocol/test_envelope.py,$(MP_TESTS))
 
 MPY_DIR := build/mpy
 # rules_min/mcr_viper.py is native code: it compiles only for a board's -march (tools/firmware_build.py);
@@ -26,8 +28,7 @@ endif
 MPY_FILES += $(MPY_DIR)/settle_stdio.mpy
 
 # The device application, the simulator's board and runner, for make mp-sim.
-FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/*.py firmware/drivers/*.py)) \
-	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/flows/*.py protocol/*.py)) \
+FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/*.py firmware/*/*.py protocol/*.py)) \
 	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard simulator/__init__.py simulator/runner.py simulator/player.py simulator/parts.py simulator/virtual.py \
 	board_configs/__init__.py board_configs/sim.py)) $(MPY_DIR)/sim_main.mpy
 SCRIPT ?= simulator/scenarios/mcr_session.txt
@@ -172,7 +173,8 @@ server-bench: venv
 
 server-screens: venv
 	rm -f docs/screens/server/*.png
-	SERVER_SCREENS_UPDATE=1 $(BIN)/python -m pytest -q tests/server/test_event_in_browser.py tests/server/test_survival_in_browser.py
+	SERVER_SCREENS_UPDATE=1 $(BIN)/python -m pytest -q tests/server/test_event_in_browser.py tests/server/test_survival_in_browser.py \
+		tests/server/test_table_page_in_browser.py
 
 server-messages: venv
 	cd host_tools/server && DJANGO_SETTINGS_MODULE=host_tools.server.settings MT_SECRET_KEY=x MT_DB=sqlite:///:memory: \
@@ -189,14 +191,17 @@ PORT ?= /dev/ttyACM0
 firmware: venv
 	$(BIN)/python tools/firmware_build.py --board $(BOARD) --mpy-cross $(MPY_CROSS)
 
-# FROZEN=1: flash the frozen UF2 (make pico-uf2) first, by the RPI-RP2 drive (DRIVE=mount point,
-# else found) or VIA=picotool; then main.py alone on the filesystem (journal and key kept).
+# FROZEN=1: flash the frozen UF2 (make pico-uf2; BOARD=pico_w: make pico-w-uf2) first, by the
+# RPI-RP2 drive (DRIVE=mount point, else found) or VIA=picotool; then main.py alone on the
+# filesystem (journal and key kept). The Pico W needs FROZEN=1: on its stock firmware the .mpy
+# box runs out of heap at the first win (docs/pico_w.md).
 FROZEN ?=
 DRIVE ?=
 VIA ?= drive
-deploy: firmware $(if $(FROZEN),pico-uf2)
+DEPLOY_UF2 := $(if $(filter pico_w,$(BOARD)),pico-w-uf2,pico-uf2)
+deploy: firmware $(if $(FROZEN),$(DEPLOY_UF2))
 	$(BIN)/python tools/deploy.py --board $(BOARD) --port $(PORT) --mpremote $(BIN)/mpremote \
-		$(if $(FROZEN),--uf2 build/pico-uf2/firmware.uf2 --via $(VIA) $(if $(DRIVE),--drive $(DRIVE)))
+		$(if $(FROZEN),--uf2 build/$(DEPLOY_UF2)/firmware.uf2 --via $(VIA) $(if $(DRIVE),--drive $(DRIVE)))
 
 sim: venv
 	$(BIN)/python -m simulator.window
@@ -208,7 +213,7 @@ sim-terminal: venv
 sim-window-ref: venv
 	SIM_WINDOW_UPDATE=1 $(BIN)/python -m pytest -q tests/sim_window
 
-# Host link (protocol/, firmware/link.py, host_tools/sync/): `make sync-test` runs tests/sync
+# Host link (protocol/, firmware/link/engine.py, host_tools/sync/): `make sync-test` runs tests/sync
 # (framing, HMAC, authentication, set aside, a hostile box, the simulator and MicroPython devices
 # on ptys, the 200-session faulty-line relay); `make sync-bench` the figures (records/s, bytes on
 # the wire, a day's sync, what authentication costs, MicroPython heap).
@@ -241,21 +246,40 @@ pico-build-deps:
 pico-uf2: firmware pico-build-deps
 	nice $(BIN)/python tools/pico_uf2.py $(if $(PICO_SRC),--source $(PICO_SRC))
 
+# The Pico W firmware (tools/pico_w_uf2.py, docs/pico_w.md): MicroPython v1.28.0 for RPI_PICO_W
+# with Bluetooth off and the box frozen (build/pico-w-uf2/), from the bundle above plus the
+# micropython, pico-sdk, cyw43-driver, lwIP and mbedtls repositories at the commits v1.28.0 pins
+# (found in PICO_W_REPOS, default ../picow-repos; `make pico-w-sources` says which are missing).
+# pico-w-uf2-stock: the same board, nothing of ours frozen; pico-w-uf2-upstream: RPI_PICO_W as
+# MicroPython ships it (Bluetooth on, also needs btstack). ~3 CPU minutes each the first time.
+.PHONY: pico-w-uf2 pico-w-uf2-stock pico-w-uf2-upstream pico-w-sources
+pico-w-uf2: venv pico-build-deps
+	nice $(BIN)/python tools/pico_w_uf2.py $(if $(PICO_SRC),--source $(PICO_SRC))
+pico-w-uf2-stock: venv pico-build-deps
+	nice $(BIN)/python tools/pico_w_uf2.py --stock $(if $(PICO_SRC),--source $(PICO_SRC))
+pico-w-uf2-upstream: venv pico-build-deps
+	nice $(BIN)/python tools/pico_w_uf2.py --upstream $(if $(PICO_SRC),--source $(PICO_SRC))
+pico-w-sources: venv
+	$(BIN)/python tools/pico_w_uf2.py --check
+
 # A scenario on the emulated Pico, played by tag taps and key presses on the board's unchanged
 # main.py (pico/sim.py): screens (PNG) and the journal read back from flash in PICO_OUT, compared
 # with the desktop simulator's journal. FROZEN=1: the frozen UF2 instead of .mpy files.
 #   make pico-sim SCRIPT=simulator/scenarios/mcr_session.txt [FROZEN=1] [PICO_OUT=build/pico-sim]
+# BOARD=pico_w: the Pico W (radio absent), on the UF2 of make pico-w-uf2 (FROZEN=1) or pico-w-uf2-stock.
 .PHONY: pico-sim
 PICO_OUT ?= build/pico-sim
-pico-sim: venv pico-deps firmware $(if $(FROZEN),pico-uf2)
-	nice $(BIN)/python -m pico.sim $(SCRIPT) --out $(PICO_OUT) $(if $(FROZEN),--frozen) --compare
+PICO_SIM_UF2 := $(if $(filter pico_w,$(BOARD)),$(if $(FROZEN),pico-w-uf2,pico-w-uf2-stock),$(if $(FROZEN),pico-uf2))
+pico-sim: venv pico-deps firmware $(PICO_SIM_UF2)
+	nice $(BIN)/python -m pico.sim $(SCRIPT) --out $(PICO_OUT) $(if $(FROZEN),--frozen) --board $(BOARD) --compare
 
 # The emulated-Pico suite (tests/pico), on the stock UF2 and the frozen one. Without the Pico
 # firmware files (a clone without ../shared/pico) its tests are skipped and say why.
 .PHONY: pico-test
 pico-test: venv pico-deps firmware
 	@if [ -e "$${PICO_FIRMWARE_DIR:-../shared/pico}/micropython-1.28.0-rp2-src.tar.xz" ]; then \
-		bash tools/pico_build_deps.sh && QUIET=1 nice $(BIN)/python tools/pico_uf2.py --if-available; fi
+		bash tools/pico_build_deps.sh && QUIET=1 nice $(BIN)/python tools/pico_uf2.py --if-available \
+		&& QUIET=1 nice $(BIN)/python tools/pico_w_uf2.py --if-available; fi
 	$(BIN)/python -m pytest -q tests/pico --durations=8
 
 # The long runs of the emulated-Pico suite (PICO_FULL=1): every shipped scenario on both the stock

@@ -113,10 +113,13 @@ def read_lines(path):
 
 def bench_cpython(lines, reqs):
     from rules_min import mcr
+    from rules_min.mcr_table import NUM_FANS
     from rules_min.notation import parse
     from rules_min.request import handle_line
+    from rules_min.win import Win
 
     res = {}
+    ft = bytearray(NUM_FANS)
 
     # (a) parse + score
     items = []
@@ -130,11 +133,11 @@ def bench_cpython(lines, reqs):
     def ours(it):
         hand, sd, lk, lt, kg, seat, prev = it
         melds, counts, win, _fl = parse(hand)
-        return mcr.score(melds, counts, win, sd, lk, lt, kg, seat, prev)
+        return mcr.score(Win(melds, counts, win, sd, lk, lt, kg, seat_wind=seat, prevalent_wind=prev), ft)
 
     ns_a, err_a = timed_passes(items, ours, REPEATS)
     for i, it in enumerate(items):
-        if i not in err_a and ours(it)[0] is None:
+        if i not in err_a and ours(it) < 0:
             no_win.append(i)
     res["ours_score"] = dict(stats_us([x for x in ns_a if x is not None]), errors=len(err_a), no_win=len(no_win))
 

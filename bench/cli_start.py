@@ -21,10 +21,10 @@ PY = os.path.join(ROOT, ".venv", "bin", "python")
 HAND = "[345m3]258m1488s369p7s"
 COMMANDS = (
     ("bare python", [PY, "-c", "pass"]),
-    ("score (python -m host_tools)", [PY, "-m", "host_tools", "score", HAND, "--discard-from", "2",
+    ("score (python -m host_tools)", [PY, "-m", "host_tools", "score", HAND, "--discard-from", "3",
                                       "--seat-wind", "E", "--round-wind", "E"]),
     ("score (mahjong-table)", [os.path.join(ROOT, ".venv", "bin", "mahjong-table"), "score", HAND,
-                               "--discard-from", "2", "--seat-wind", "E", "--round-wind", "E"]),
+                               "--discard-from", "3", "--seat-wind", "E", "--round-wind", "E"]),
 )
 TARGET = 2.0
 

@@ -127,6 +127,7 @@ def main():
     score_peaks = []
 
     def wrap(app):
+        app = getattr(app, "book", app)   # the score book holds the hand's protocol (before: the App)
         if not hasattr(app, "preview"):   # an app of before 9c09def's successors: heap figures only
             return
         commit = app.commit_hand
@@ -156,7 +157,7 @@ def main():
     class TimedSim(Sim):
         def boot(self):
             Sim.boot(self)
-            app = self.app
+            app = getattr(self.app, "book", self.app)   # the score book (before: the App)
             commit = app.commit_hand
             preview = app.preview
 

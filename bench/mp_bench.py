@@ -33,7 +33,7 @@ import json
 _WINDS = "ESWN"
 # import order for --imports: dependencies first, so each line is that module's own RAM
 _MODULES = ("rules_min.tiles", "rules_min.mcr_table", "rules_min.mcr_shapes", "rules_min.notation",
-            "rules_min.mcr", "rules_min.mcr_pay", "rules_min.shanten", "rules_min.request")
+            "rules_min.win", "rules_min.mcr", "rules_min.mcr_pay", "rules_min.shanten", "rules_min.request")
 
 
 def imports():
@@ -63,10 +63,14 @@ def run(path, check, proto, max_n):
         us = []
         al = []
     from rules_min import mcr
+    from rules_min.mcr_table import NUM_FANS
     from rules_min.notation import parse
+    from rules_min.win import Win
 
     if proto:  # only then: request.py and its imports would count in the heap of parse + score
         from rules_min.request import handle_line
+    ft = bytearray(NUM_FANS)  # the caller's fan table and Win, made once (rules_min/win.py)
+    p = Win(None, None, 0)
     n = 0
     errors = 0
     no_win = 0
@@ -104,8 +108,15 @@ def run(path, check, proto, max_n):
                     err = reply
             else:
                 melds, counts, win, _fl = parse(hand)
-                fans, total = mcr.score(melds, counts, win, sd, lk, lt, kg, seat, prev)
-                if fans is None:
+                p.reset(melds, counts, win)
+                p.self_drawn = sd
+                p.last_of_kind = lk
+                p.last_tile = lt
+                p.kong = kg
+                p.seat_wind = seat
+                p.prevalent_wind = prev
+                total = mcr.score(p, ft)
+                if total < 0:
                     total = None
         except MemoryError:
             raise

@@ -1,4 +1,4 @@
-# Screens per second of firmware/render.py into a frame buffer, on MicroPython or CPython:
+# Screens per second of firmware/ui/render.py into a frame buffer, on MicroPython or CPython:
 #
 #   .venv/bin/micropython -X heapsize=1M bench/mp_render.py      # real framebuf (unix port)
 #   .venv/bin/python bench/mp_render.py                          # simulator/framebuf_compat.py
@@ -35,7 +35,7 @@ else:
         return time.perf_counter() - t
 
 
-from firmware.render import Renderer  # noqa: E402
+from firmware.ui.render import Renderer  # noqa: E402
 
 FANS = ("自摸 玩家2 64番", ["清一色\t24", "一色三同顺\t24", "清龙\t16", "三色三步高\t6", "门前清\t2", "自摸\t1", "花牌\t2"], "#确认 *返回")
 PAY = ("结算 第5盘 东风圈", ["东 玩家1 庄\t+82", "南 玩家2 点炮\t-34", "西 玩家3\t-24", "北 玩家4\t-24"], "#确认 *返回 A撤销")

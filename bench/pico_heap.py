@@ -4,6 +4,7 @@ tag taps and the host's requests over the USB CDC (pico/player.py, as `make pico
 stock UF2 (.mpy files on littlefs) and on the frozen UF2 (make pico-uf2).
 
     .venv/bin/python bench/pico_heap.py [--script simulator/scenarios/mcr_session.txt] [--only stock|frozen]
+                                        [--board pico_w]   # the Pico W builds of tools/pico_w_uf2.py
 
 Figures (bytes, one JSON line per firmware):
   heap              the MicroPython heap (gc.mem_free() + gc.mem_alloc() at the first step)
@@ -71,11 +72,11 @@ run(hook=_probe)
 """ % {"n": len(SLOTS), "every": COLLECT_EVERY}
 
 
-def measure(script, frozen):
+def measure(script, frozen, board="pico"):
     from pico.harness import Pico
     from pico.player import ChipPlayer
     from pico.sim import box_firmware, journal_diff, play_desktop
-    kw, files = box_firmware(frozen)
+    kw, files = box_firmware(frozen, board=board)
     files = dict(files)
     files["main.py"] = PROBE_MAIN.encode()
     t = time.time()
@@ -89,9 +90,11 @@ def measure(script, frozen):
     if raw is None:
         raise SystemExit("the probe's figures are not in SRAM: did main.py run?")
     out = dict(zip(SLOTS, struct.unpack("<%dI" % len(SLOTS), raw)))
-    out.update({"firmware": "frozen (make pico-uf2)" if frozen else "stock v1.28.0 + .mpy on littlefs",
+    out.update({"firmware": ("frozen (make pico-uf2)" if frozen else "stock v1.28.0 + .mpy on littlefs")
+                if board == "pico" else ("frozen (make pico-w-uf2)" if frozen else "stock (make pico-w-uf2-stock) + .mpy"),
+                "board": board,
                 "script": os.path.relpath(script, REPO), "records": None, "wall_s": round(wall, 1),
-                "journal_as_desktop": journal_diff(play_desktop(script), journal) == []})
+                "journal_as_desktop": journal_diff(play_desktop(script, board=board), journal) == []})
     from firmware.journal import Journal
     import tempfile
     with tempfile.TemporaryDirectory(dir=os.path.join(REPO, "build")) as d:
@@ -108,11 +111,12 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--script", default=os.path.join(REPO, "simulator", "scenarios", "mcr_session.txt"))
     ap.add_argument("--only", choices=("stock", "frozen"))
+    ap.add_argument("--board", default="pico", choices=("pico", "pico_w"))
     a = ap.parse_args(argv)
     for frozen in (False, True):
         if a.only == ("frozen" if not frozen else "stock"):
             continue
-        print(json.dumps(measure(os.path.abspath(a.script), frozen)), flush=True)
+        print(json.dumps(measure(os.path.abspath(a.script), frozen, a.board)), flush=True)
     return 0
 
 

@@ -175,7 +175,7 @@ def report(results):
                 "all as CPython" if not x["replies_differ"] else "%d DIFFER %s" % (x["replies_differ"], x["differ_index"])))
         m = res["rules"].get("mcr")
         if m:
-            L.append("MCR scorer (mcr.score_into) ran with the heap locked on %d of %d hands" % (
+            L.append("MCR scorer (mcr.score into a fan table made once) ran with the heap locked on %d of %d hands" % (
                 m["scorer_heap_locked_ok"], m["hands"]))
         c = res.get("commit")
         if c and "error" in c:

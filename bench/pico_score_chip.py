@@ -6,8 +6,9 @@
 #     us, bytes     request.handle_line: time and bytes allocated (gc.mem_alloc delta: the
 #                   request dict, parsing, the reply)
 #     digest        first 6 bytes of sha256(reply), hex: the host compares it with CPython's
-#     score_bytes   the scorer alone on the parsed hand (mcr.score_into, sichuan.score,
-#                   guangdong.score): bytes allocated (gc.mem_alloc delta)
+#     score_bytes   the scorer alone on the parsed hand, its Win made beforehand (mcr.score
+#                   into a fan table made once, sichuan.score, guangdong.score): bytes
+#                   allocated (gc.mem_alloc delta)
 #     locked        1 if the scorer then ran again with the heap locked (micropython.heap_lock:
 #                   any allocation raises MemoryError), i.e. it allocated nothing; 0 if it raised
 # Then "S native <0|1>" (whether rules_min/mcr_viper.py's kernels are in use) and "S done".
@@ -21,31 +22,34 @@ import json
 from rules_min.request import handle_line
 from rules_min import mcr, mcr_shapes, sichuan, guangdong
 from rules_min.notation import parse
+from rules_min.win import Win
 
 _WINDS = "ESWN"
 
 
+_MCR_FT = bytearray(mcr.NUM_FANS)
+_SICHUAN_FT = bytearray(sichuan.NUM_FANS)
+
+
 def scorer(rules, req):
-    # the scorer's arguments, parsed outside the measurement
+    # the scorer's arguments, made outside the measurement
     melds, counts, win, _fl = parse(req["hand"])
     if rules == "mcr":
-        return mcr.score_into, (melds, counts, win, req.get("self_drawn", False), req.get("last_of_kind", False),
-                           req.get("last_tile", False), req.get("kong", False),
-                           27 + _WINDS.find(req.get("seat_wind", "E")), 27 + _WINDS.find(req.get("prevalent_wind", "E")))
+        return mcr.score, (Win(melds, counts, win, req.get("self_drawn", False), req.get("last_of_kind", False),
+                               req.get("last_tile", False), req.get("kong", False),
+                               seat_wind=27 + _WINDS.find(req.get("seat_wind", "E")),
+                               prevalent_wind=27 + _WINDS.find(req.get("prevalent_wind", "E"))), _MCR_FT)
     if rules == "sichuan":
-        return sichuan.score, (melds, counts, win, req.get("self_drawn", False), req.get("kong", False),
-                               req.get("last_tile", False), False)
-    return guangdong.score, (melds, counts, win)
+        return sichuan.score, (Win(melds, counts, win, req.get("self_drawn", False), kong=req.get("kong", False),
+                                   last_tile=req.get("last_tile", False)), _SICHUAN_FT)
+    return guangdong.score, (Win(melds, counts, win),)
 
 
 def call(fn, a):
     # no f(*a): a star call builds its argument array on the heap
-    n = len(a)
-    if n == 9:
-        return fn(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8])
-    if n == 7:
-        return fn(a[0], a[1], a[2], a[3], a[4], a[5], a[6])
-    return fn(a[0], a[1], a[2])
+    if len(a) == 2:
+        return fn(a[0], a[1])
+    return fn(a[0])
 
 
 def run(rules):

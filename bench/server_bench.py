@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from host_tools.tournament.exports import format_score  # noqa: E402
-from host_tools.tournament.scoring import mcr_session, mcr_standings  # noqa: E402
+from host_tools.tournament.formats.mcr_000 import mcr_session, mcr_standings  # noqa: E402
 from host_tools.tournament.seating import draw_seating, rank_seating  # noqa: E402
 from tests.server.helpers import Client, Device, free_port, synthetic_session  # noqa: E402
 

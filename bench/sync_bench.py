@@ -1,9 +1,9 @@
-"""Figures of the host link (protocol/, firmware/link.py, host_tools/sync/): `make sync-bench`.
+"""Figures of the host link (protocol/, firmware/link/engine.py, host_tools/sync/): `make sync-bench`.
 
 1. Records per second, 1,000 hand records over a pty: pulled only (RECORDS requests, no upload),
    and synced end to end (pull, upload to a local HTTP server, acknowledge), from the simulator's
    device (CPython, simulator/serial_device.py, its own process) and from the MicroPython unix
-   port (firmware/link_stdio.py on .mpy files).
+   port (firmware/link/stdio.py on .mpy files).
 2. Bytes on the wire per record against payload bytes (both directions, framing included).
 3. A full day: 10 sessions of 16 hands (190 records with the session, correction and end
    records), one `sync` run from opening the port to BYE, uploading to the local server.
@@ -76,7 +76,8 @@ def day_payloads():
 
 def make_box(root, payloads):
     """A box's flash in root: journal/ with the records, device.key."""
-    from firmware.link import Link, MemPort
+    from firmware.link.engine import Link
+    from firmware.link.host_ports import MemPort
     os.makedirs(root, exist_ok=True)
     j = Journal(os.path.join(root, "journal"))
     for p in payloads:
@@ -110,7 +111,7 @@ class MpBox:
         self.path = os.ttyname(s)
         os.close(s)
         self.stats_path = os.path.join(root, "stats.json")
-        cmd = [MICROPYTHON, "-X", "heapsize=" + heap, "-m", "firmware.link_stdio", "--journal",
+        cmd = [MICROPYTHON, "-X", "heapsize=" + heap, "-m", "firmware.link.stdio", "--journal",
                os.path.join(root, "journal"), "--key", os.path.join(root, "device.key"), "--device-id", DEVICE,
                "--stats", self.stats_path]
         if gc_off:

@@ -1,6 +1,6 @@
 # CircuitPython 9 board: Adafruit Feather RP2040 (product 4884) with the Adafruit FeatherWing
 # OLED 128x64 (product 4650: SH1107 on I2C at 0x3C, STEMMA QT), shown through displayio
-# (firmware/display_displayio.py, adafruit_displayio_sh1107 from the CircuitPython bundle).
+# (firmware/ui/displayio_screen.py, adafruit_displayio_sh1107 from the CircuitPython bundle).
 # RFID: MFRC522 breakout on the Feather's SPI pins (SCK, MO, MI), CS on D10, RST on D11;
 # keypad rows D4 D24 D25 A2, columns D12 D13 A0 A1. Pin names are the `board` module's.
 # The wing takes SDA/SCL (display) and D9/D6/D5 (its buttons A/B/C): those stay free.

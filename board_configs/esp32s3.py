@@ -24,6 +24,6 @@ KEYPAD = {
     "keymap": "123A456B789C*0#D",
     "debounce": 3,
 }
-FONT = 16                          # firmware/glyphs_16.py: 320x240 screens
+FONT = 16                          # firmware/ui/glyphs_16.py: 320x240 screens
 JOURNAL = "/journal"               # littlefs on the "vfs" partition
 SERIAL = "usb"                     # native USB CDC (sys.stdin / sys.stdout)

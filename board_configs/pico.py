@@ -24,6 +24,6 @@ KEYPAD = {
     "eager": True,                 # a press counts at its first scan (firmware/drivers/keypad.py)
     "settle_us": 10,               # the columns' recovery through the 80 kOhm pull-ups: ~4 us
 }
-FONT = 12                          # firmware/glyphs_12.py: 128x64 screens
+FONT = 12                          # firmware/ui/glyphs_12.py: 128x64 screens
 JOURNAL = "/journal"               # littlefs on the Pico's 1.4 MB flash filesystem
 SERIAL = "usb"                     # the host link: USB CDC (sys.stdin / sys.stdout)

@@ -1,6 +1,6 @@
 # The desktop simulator's board: a 128x64 mono screen like the reference build's SSD1306, a 4x4
 # key matrix scanned by the firmware's keypad driver, and a tag reader with the reader drivers'
-# interface. Its parts come from the module PARTS names (firmware/board.py imports it by that
+# interface. Its parts come from the module PARTS names (firmware/board/ imports it by that
 # name; the firmware itself never names the simulator). `python -m simulator --board pico` (or
 # esp32s3...) runs this board with that board's screen and keypad map (simulator/parts.py).
 NAME = "sim"

@@ -6,56 +6,26 @@
 #   app.push_config(cfg)           # start a session (the host's config); None or an error
 #   app.fit(display)               # lay screens out for this display (rows, font widths)
 #
-# The App keeps the session, the hand in progress and the journal; each flow (a module of
-# firmware/flows/, listed with its states in firmware/states.py) draws its screens and takes
-# its keys. The hand in progress is one rules_min.settle.Hand, fed each event once: the preview
-# of a win, its confirmation screen and its record all use the one scoring of that win.
+# The App routes: each input goes to the flow of the current state (a module of firmware/flows/,
+# listed with its states in firmware/states.py), which takes its keys and draws its screens. The
+# session, its hand in progress and their records are the score book's (firmware/scorebook.py,
+# app.book): the flows preview and confirm events through it.
 #
 # Inputs of the wrong kind for the current step get a message and change nothing. An exception
 # in a handler puts the app back on its main screen with the journal untouched; the hand in
 # progress keeps the events already confirmed.
-from firmware import flows, layout, states as S, texts as T
-from firmware.session import Session, WINDS
-import sys
-
-_MP = sys.implementation.name == "micropython"
-_ROOMY = 64 * 1024   # free heap above which the flows of every hand stay loaded
-if _MP:
-    import gc as _gc
-
-
-def _record():
-    # protocol/record.py, imported where a record is built or read (the module stays loaded,
-    # except while a declared win is keyed: make_room)
-    from protocol import record
-    return record
-
-
-def make_room():
-    """Forget protocol/record.py until the next record is built (it comes back then): a declared
-    win needs rules_min/shanten.py's ~11K beside the hand (firmware/flows/declare.py) on the
-    unix port's 256K heap."""
-    if _MP:   # on CPython the host's tools in the same process keep using it: no heap to save
-        flows.forget("protocol.record")
+from firmware import flows, heap, states as S
+from firmware.scorebook import ScoreBook, record_module
+from firmware.ui import layout, texts as T
 
 
 def decode(data):
-    """A record's journal payload back to the record (the link's tools use it)."""
-    return _record().decode(data)
+    """A record's journal payload back to the record (the host's tools and tests use it)."""
+    return record_module().decode(data)
 
 
 def payload(rec):
-    return bytes(_record().encode(rec))
-
-
-_ROOM_FOR_WINS = 450   # bytes kept free in a hand's record for the wins still to come (~150 each)
-_TRANSFER_MAX = 24     # [null,null,999999,499], : the most a transfer takes in a record
-
-
-def _config():
-    # the config check, loaded only while a session starts (or resumes)
-    from protocol import config
-    return config
+    return bytes(record_module().encode(rec))
 
 
 class App:
@@ -68,25 +38,35 @@ class App:
         self.epoch = epoch            # unix seconds at clock 0; set by the host's clock command
         self._t_in = None             # clock ms at the input being handled (see press)
         self.session = None
-        self.events = []              # confirmed events of the hand in progress
-        self.hand = None              # the hand in progress, settled so far (rules_min.settle.Hand)
-        self.paid_by = []             # the event index of each transfer of the hand in progress
-        self.tentative = None         # a preview stands in the hand (see preview)
-        self._ev_bytes = 0            # the confirmed events as a record writes them, in bytes
-        self._skeleton = None         # (session config, hand) and the bytes of its record with no events
+        self.book = ScoreBook(self)   # the hand in progress and the session's records
         self.state = "idle"
-        self.d = {}                   # the current step's data
+        self.d = {}                   # the current step's data (its keys: firmware/states.py)
         self.msg = ""
         self.num = ""                 # digits keyed so far
         self.page = 0
         self.view = layout.View()
-        self.last_commit_ms = None    # for the figures: confirm -> record on flash
-        self._ready = None            # the record time of a hand record prepared ahead (preview)
-        self._prepare_due = None      # (event, tentative) of a preview that ended the hand
-        self._roomy_at = None         # (clock, heap above _ROOMY) of the last look
         self._h = {}                  # state -> its row of its flow's HANDLERS, for loaded flows
         self._later = None            # what runs once the input's handler returned (later)
-        self._resume()
+        self._roomy_at = None         # (clock, heap.roomy()) of the last look (_roomy)
+        from firmware import replay
+        if replay.resume(self.book):  # a session in the journal: back to it after a reboot
+            self.home()
+        replay = None
+        heap.done_with("firmware.replay")
+
+    # the hand in progress, for screens, the simulator and tests (the flows change it through
+    # self.book)
+    @property
+    def hand(self):
+        return self.book.hand
+
+    @property
+    def events(self):
+        return self.book.events
+
+    def running(self):
+        """Points of the hand so far, per chair."""
+        return self.book.running()
 
     # ---- time, text, layout ----
     def now_s(self):
@@ -97,7 +77,7 @@ class App:
         return T.t(key, self.lang)
 
     def fit(self, display):
-        """Lay screens out for a display: its renderer's rows and font (firmware/board.py's
+        """Lay screens out for a display: its renderer's rows and font (firmware/board/base.py's
         screens carry it as .r; anything else keeps the 128x64 layout)."""
         r = getattr(display, "r", None)
         if r is not None and hasattr(r, "text_width"):
@@ -129,14 +109,12 @@ class App:
                 self._forget(name)
 
     def _roomy(self):
-        # gc.mem_free() walks the whole heap (~8 ms on the Pico): asked at most every 5 s, not
-        # at every key (a key's time to the screen is ~40 ms all told)
-        if not _MP:
-            return False
+        # heap.roomy() asks gc.mem_free(), which walks the whole heap (~8 ms on the Pico): asked
+        # at most every 5 s, not at every key (a key's time to the screen is ~40 ms all told)
         now = self.clock()
         r = self._roomy_at
         if r is None or now - r[0] >= 5000 or now < r[0]:
-            r = self._roomy_at = (now, _gc.mem_free() > _ROOMY)
+            r = self._roomy_at = (now, heap.roomy())
         return r[1]
 
     def later(self, fn, *args):
@@ -165,7 +143,7 @@ class App:
         flows.drop(name)
 
     def say(self, key, *args):
-        """A shared text (firmware/texts.py) as the message, until the next input."""
+        """A shared text (firmware/ui/texts.py) as the message, until the next input."""
         self.show(self.tx(key), *args)
 
     def show(self, text, *args):
@@ -227,8 +205,8 @@ class App:
 
     def go(self, state, **d):
         """Enter a step with fresh step data; a preview not confirmed is dropped."""
-        if self.tentative is not None:
-            self.rebuild()
+        if self.book.tentative is not None:
+            self.book.rebuild()
         self.state = state
         self.d = d
         self.num = ""
@@ -290,350 +268,39 @@ class App:
             rows = [head] + rows
         return title, rows, hint
 
-    # ---- the host's config ----
+    # ---- the session and its hands (firmware/scorebook.py) ----
     def push_config(self, cfg):
         """Start a session from a config (protocol/config.py); returns an error message or None."""
-        if self.session is not None and not self.session.ended:
-            return "a session is running"
-        config = _config()
-        err = config.message(cfg)
-        if err:
-            return err
-        if hasattr(self.j, "can_start_session") and not self.j.can_start_session(16 * 600):
-            return "the journal is full"
-        cfg = config.with_defaults(cfg)
-        record = _record()
-        self.j.append(record.encode(record.session(cfg, self.device_id, self.now_s())))
-        self._start(cfg, self.clock())
-        return None
-
-    def _start(self, cfg, start_ms):
-        flows.forget("protocol.config")
-        self._forget("setup")
-        _preload(cfg["rules"])
-        self.session = open_session(cfg, start_ms)
-        self.session.keyed = _keyed(cfg["rules"])
-        self.lang = cfg.get("lang", self.lang)
-        self.events = []
-        self.rebuild()
-        self.home()
-
-    # ---- resume after a reboot: replay the journal ----
-    def _resume(self):
-        started = 0
-        closed = False
-        config = _config()
-        record = _record()
-        for seq, data in self.j.records(1):
-            rec = record.decode(data)
-            if rec is None or rec.get("v") != record.VERSION:
-                continue
-            kind = rec.get("kind")
-            if kind == "session":
-                cfg = {}
-                for name, _r, _k, _lo, _hi in config.FIELDS:
-                    k = "seats" if name == "players" else name
-                    if k in rec:
-                        cfg[name] = rec[k]
-                self.session = open_session(config.with_defaults(cfg), 0)
-                self.lang = self.session.cfg["lang"]
-                started = rec.get("time", 0)
-                closed = False
-            elif self.session is None:
-                continue
-            elif kind == "hand":
-                s = self.session
-                s.apply(rec)
-                if rec.get("time_out"):
-                    s.time_out()
-                else:
-                    s.next_hand(rec.get("next_dealer"))
-            elif kind == "correction":
-                self.apply_correction(rec)
-            elif kind == "session_end":
-                self.session.ended = self.session.ended or "hands"
-                closed = True
-        config = record = None
-        flows.forget("protocol.config")
-        if self.session is not None:
-            self._forget("setup")
-            self.session.keyed = _keyed(self.session.rules)
-            _preload(self.session.rules)
-            if self.session.ended and not closed:
-                # the power died between the last hand and the session's closing record
-                self.end_session()
-            # the clock restarts at boot: the session's time runs from its record's time
-            self.session.start_ms = self.clock() - max(0, self.now_s() - started) * 1000
-            self.rebuild()
+        err = self.book.start(cfg)
+        if err is None:
             self.home()
+        return err
 
-    def apply_correction(self, rec):
-        # a correction replaces the hand's points: "deltas" are the new ones, "was" the old
-        s = self.session
-        seats = rec.get("seats") or s.seats()
-        for c in range(4):
-            s.totals[s.players.index(seats[c])] += rec["deltas"][c] - rec["was"][c]
-
-    # ---- the hand in progress ----
-    def new_hand(self):
-        from rules_min.settle import Hand
-        s = self.session
-        if s.options:       # a three-player table (firmware/session_three.py)
-            from rules_min.settle_three import ThreeHand as Hand
-        return Hand(s.rules, s.dealer, WINDS[s.prevalent], s.options)
-
-    def rebuild(self):
-        """The hand in progress again from its confirmed events: after an undo, or a preview
-        that was not taken (the only times the events are replayed)."""
-        self.tentative = None
-        self._ready = None
-        if self.session is None or self.session.ended:
-            self.hand = None
-            return
-        from rules_min.jsonout import dumps
-        h = self.new_hand()
-        self.paid_by = []
-        self._ev_bytes = 0
-        for i in range(len(self.events)):
-            h.event(i, self.events[i])
-            self._paid(h, i)
-            self._ev_bytes += len(dumps(self.events[i])) + 1
-        self.hand = h
-
-    def _paid(self, h, i):
-        # the transfers h holds beyond those already attributed came from event i
-        while len(self.paid_by) < len(h.transfers):
-            self.paid_by.append(i)
-
-    def transfers(self):
-        """The hand's transfers as the record keeps them: [payer, payee, points, event]."""
-        h = self.hand
-        return [[t[0], t[1], t[2], self.paid_by[k]] for k, t in enumerate(h.transfers) if t[2]]
-
-    def running(self):
-        """Points of the hand so far, per chair."""
-        return self.hand.deltas() if self.hand is not None else [0, 0, 0, 0]
-
-    def preview(self, ev, finish=False, joining=False):
-        """Apply ev to the hand in progress as a preview: (payments per chair, None), or (None,
-        (code, message)) when the rules refuse it. confirm(ev) takes it; leaving the step
-        (go) drops it. While it stands, app.tentative is (flags, barred) of the hand before it,
-        so a screen can say what the event adds. finish: close the discard (its winners are all
-        in) for the payments; joining: ev is one more winner on the discard of the last event,
-        which that finish closed."""
-        if self.tentative is not None or joining:
-            self.rebuild()
-        h = self.hand
-        before = h.deltas()
-        self.tentative = (len(h.flags), h.barred[:])
-        try:
-            h.event(len(self.events), ev)
-            if finish:
-                h.finish()
-            if "win" not in ev and self._record_size(ev) > getattr(self.j, "max_payload", 2000) - _ROOM_FOR_WINS:
-                raise ValueError("hand_full", "the hand's record would not fit the journal")
-        except ValueError as e:
-            self.rebuild()
-            a = e.args
-            return None, (a[0] if a else "error", a[1] if len(a) > 1 else "")
-        after = h.deltas()
-        if h.ended:
-            # the flash erase waits for after_draw(): the result is on the screen first
-            self._prepare_due = (ev, self.tentative)
-        return [after[c] - before[c] for c in range(4)], None
-
-    def after_draw(self):
-        """The device loop's call once the screen is drawn: the hand's record prepared ahead
-        (_prepare_hand) if the preview that ended the hand still stands."""
-        due = self._prepare_due
-        if due is None:
-            return
-        self._prepare_due = None
-        if self.tentative is due[1] and self.hand is not None and self.hand.ended:
-            self._prepare_hand(due[0])
-
-    def _prepare_hand(self, ev):
-        # The slow half of the commit ahead of its key: the record confirming ev would write goes
-        # to flash now (journal.prepare: the flash erase), while the screen asks; commit_hand()
-        # commits it in one small write (journal.commit) when the hand is still as it was here.
-        # Anything else builds the record and appends it (journal.append_prepared: the same
-        # bytes still commit as they are).
-        self._ready = None
-        if not hasattr(self.j, "append_prepared"):
-            return
-        from rules_min.jsonout import dumps
-        n = len(self.paid_by)
-        self.events.append(ev)
-        try:
-            self.hand.finish()
-            self._paid(self.hand, len(self.events) - 1)
-            t = self.now_s()
-            import gc
-            gc.collect()   # the record is built and written in one go: let it find the heap tidy
-            rec = self._hand_record(False, t)
-            self.j.prepare(_record().encode(rec))
-            # what the confirmation must match to commit it as it is: the event (as written),
-            # the events before it, the transfers attributed, the hand, and the record's seq
-            # still the prepared one; and the record, for the session's totals
-            self._ready = (t, dumps(ev), len(self.paid_by), len(self.events) - 1, self.session.hand,
-                           self.j.pending(), rec)
-        except Exception:  # the confirmation writes the record itself, and says what failed
-            self.j.discard()
-        finally:
-            self.events.pop()
-            while len(self.paid_by) > n:
-                self.paid_by.pop()
-
-    def _record_size(self, ev):
-        # at most the bytes of the hand's record with ev in it (a hand must stay recordable: the
-        # wins still to come need their room too), counted piece by piece: encoding the whole
-        # record at each preview would leave KBs of garbage
-        from rules_min.jsonout import dumps
-        s = self.session
-        h = self.hand
-        k = (s.cfg, s.hand)
-        if self._skeleton is None or self._skeleton[0] != k:
-            # once a hand (an undo or a preview not taken keeps it): its 256 bytes found while the
-            # heap is whole, not after a declared hand's shanten tables took it (MemoryError seen)
-            record = _record()
-            rec = record.hand(s.cfg, s.hand, s.seats(), s.dealer, WINDS[s.prevalent], [], [0, 0, 0, 0], [], [],
-                              [], None, self.now_s())
-            self._skeleton = (k, len(record.encode(rec)) + 40)   # deltas, discarder, next dealer grown
-            rec = record = None
-        n = self._skeleton[1] + self._ev_bytes + len(dumps(ev)) + 1 + _TRANSFER_MAX * len(h.transfers)
-        for w in h.wins:
-            n += len(dumps(w)) + 20
-        return n
+    def leave_setup(self):
+        """A session opens: the setup flow's steps are over."""
+        self._forget("setup")
 
     def confirm(self, ev, stay=False, time_out=False):
         """The previewed event is what happened: commit the hand if that ended it, else back to
         the hand in progress (stay: the flow goes on to a step of its own)."""
-        from rules_min.jsonout import dumps
-        self.events.append(ev)
-        self.tentative = None
-        self._paid(self.hand, len(self.events) - 1)
-        self._ev_bytes += len(dumps(ev)) + 1
-        if self.hand.ended:
-            seq = getattr(self.j, "last_seq", None)
-            try:
-                self.commit_hand(time_out)
-            except Exception:
-                if getattr(self.j, "last_seq", None) == seq:
-                    # not on flash (out of memory, a full journal): the hand goes back to before
-                    # this event, so the table can key it again instead of being stuck after it
-                    self.events.pop()
-                    self.rebuild()
-                raise
+        if self.book.confirm(ev, time_out):
+            self.saved()
         elif not stay:
             self.home()
 
-    def undo(self):
-        ev = self.events.pop()
-        self.rebuild()
-        return ev
-
-    # ---- committing ----
     def commit_hand(self, time_out=False):
-        s = self.session
-        r = self._ready
-        self._ready = None
-        h = self.hand
-        h.finish()
-        self._paid(h, len(self.events) - 1)
-        record = _record()
-        t0 = self.clock()
-        if r is not None and not time_out and self._as_prepared(r):
-            rec = r[6]
-            self.j.commit()   # the record _prepare_hand wrote, unchanged since: one small write
-        else:
-            import gc
-            gc.collect()   # the record is built and written in one go: let it find the heap tidy
-            rec = self._hand_record(time_out, self.now_s() if r is None else r[0])
-            if r is None:
-                self.j.append(record.encode(rec))
-            else:
-                self.j.append_prepared(record.encode(rec))   # the same bytes after all: one small write
-        self.last_commit_ms = self.clock() - t0
-        record = None
-        s.apply(rec)
-        if time_out:
-            s.time_out()
-        else:
-            s.next_hand(h.next_dealer)
-        self.events = []
-        if s.ended:
-            self.end_session()
-        self.rebuild()
+        self.book.commit_hand(time_out)
+        self.saved()
+
+    def after_draw(self):
+        """The device loop's call once the screen is drawn: the slow work an input left for
+        after it (the score book's flash erase of a hand's record prepared ahead)."""
+        self.book.after_draw()
+
+    def saved(self):
         self.home()
         self.say(T.SAVED)
 
-    def _as_prepared(self, r):
-        # the hand is as _prepare_hand saw it: same events (the last as written), same transfers
-        # attributed, same hand of the session, and the journal still holds that record prepared
-        from rules_min.jsonout import dumps
-        return (r[2] == len(self.paid_by) and r[3] == len(self.events) - 1 and r[4] == self.session.hand
-                and self.j.pending() == r[5] and r[5] == self.j.last_seq + 1 and r[1] == dumps(self.events[-1]))
-
-    def _hand_record(self, time_out, t):
-        # the hand's record, its events as confirmed (commit_hand's, and _prepare_hand's ahead)
-        s = self.session
-        h = self.hand
-        record = _record()
-        wins = [record.win(w[0], w[1], w[3], w[2]) for w in h.wins]
-        rec = record.hand(s.cfg, s.hand, s.seats(), s.dealer, WINDS[s.prevalent], self.events, h.deltas(),
-                          self.transfers(), h.flags, wins, h.next_dealer, t, time_out)
-        s.stamp(rec)
-        return rec
-
     def end_session(self, reason=None):
-        s = self.session
-        s.ended = s.ended or reason or "referee"
-        scores = {}
-        for p in range(4):
-            if p != s.empty:
-                scores[s.players[p]] = s.totals[p]
-        record = _record()
-        self.j.append(record.encode(record.session_end(s.cfg, s.hand - 1, s.ended, scores, self.now_s())))
-        record = None
-        self.hand = None
-        self.events = []
+        self.book.end_session(reason)
         self.home()
-
-
-def open_session(cfg, start_ms):
-    # a three-player or a survival table: a session with rules of its own, loaded only for it
-    if cfg.get("mode") == "survival":
-        from firmware.survival import SurvivalSession as S
-    elif None in cfg["players"]:
-        from firmware.session_three import ThreeSession as S
-    else:
-        S = Session
-    return S(cfg, start_ms)
-
-
-def _keyed(rules):
-    # what a table of this rule set may key (rules_min/keyed.py, the one home of those facts):
-    # its win flags, penalty kinds and bar reasons, read once a session as one string
-    # (Session.keyed_list takes it apart); the table module is forgotten again, so neither
-    # playing nor a penalty holds its ~4K
-    from rules_min import keyed
-    out = " ".join(keyed.flags(rules)) + "|" + " ".join(keyed.kinds(rules)) + "|" + " ".join(keyed.bar_reasons(rules))
-    if not (_MP and _gc.mem_free() > _ROOMY):   # a roomy heap keeps it compiled
-        flows.forget("rules_min.keyed")
-    return out
-
-
-def _preload(rules):
-    # Load the rule set's scorer while the heap is still in one piece: imported later, in the
-    # middle of a session, a module's code may find no block big enough.
-    import gc
-    gc.collect()
-    import rules_min.settle
-    import rules_min.notation
-    if rules == "mcr":
-        import rules_min.mcr
-        import rules_min.mcr_pay
-    elif rules == "sichuan":
-        import rules_min.sichuan
-    else:
-        import rules_min.guangdong

@@ -3,7 +3,7 @@
 # meld (a kong then asks concealed or not); after the melds, the concealed tiles, the winning
 # tile last. The hand is complete when the concealed tiles are all there; no key ends it.
 from rules_min.tiles import name
-from firmware import texts as T
+from firmware.ui import texts as T
 
 CHOW = 0
 PUNG = 1

@@ -1,8 +1,8 @@
 # The device's main loop, the only one: a board runs it from the build's /main.py
 # (`from firmware.main import run; run()`); the desktop simulator in every mode, the unix-port
-# device on stdio (firmware/link_stdio.py) and the tests run the same boot() and serve().
+# device on stdio (firmware/link/stdio.py) and the tests run the same boot() and serve().
 #
-#   dev = boot(cfg)       board config -> hardware (firmware/board.py), journal on flash, App, the
+#   dev = boot(cfg)       board config -> hardware (firmware/board/), journal on flash, App, the
 #                         host link on the USB serial port, the tag settings; a Device around them
 #   serve(dev, hook=h)    then forever: h(dev, n) (a truthy return stops), dev.step(), and unless
 #                         the link moved bytes, dev.idle(LOOP_MS) (a sleep; on the link's port a
@@ -15,7 +15,7 @@
 # once a second, for the clock) and the display redrawn only when the model changed, or when a
 # screen with more lines than fit pages on (every SCROLL_MS).
 #
-# The host link (firmware/link.py; its TAGS requests go to firmware/tags_mode.py) is polled a
+# The host link (firmware/link/engine.py; its TAGS requests go to firmware/tags/mode.py) is polled a
 # few times per step, each poll bounded by the link itself.
 #
 # Tags: one tag per poll; its pages 4-7 are read, the tag is halted (it stays silent until it
@@ -27,7 +27,7 @@
 #
 # After the screen is drawn, app.after_draw() (if the app has it) does the slow work an input
 # left for later (the flash erase of a hand's record prepared ahead), so the screen comes first.
-# An idle OLED dims and its picture moves a pixel now and then (firmware/screensaver.py); any
+# An idle OLED dims and its picture moves a pixel now and then (firmware/ui/screensaver.py); any
 # key or tag brings it back and counts as usual.
 #
 # Time: the clock is milliseconds since the chip's reset (ticks_ms() counts from 0 there), so
@@ -35,24 +35,9 @@
 import gc
 import sys
 
-try:
-    from time import sleep_ms, ticks_diff, ticks_ms
-except ImportError:  # CPython (tests): a plain millisecond clock, from 0 at start-up
-    import time as _time
-
-    _T0 = _time.monotonic()
-
-    def ticks_ms():
-        return int((_time.monotonic() - _T0) * 1000)
-
-    def ticks_diff(a, b):
-        return a - b
-
-    def sleep_ms(ms):
-        _time.sleep(ms / 1000)
-
-from firmware import tile_tag
-from firmware.tags_mode import TagsMode, attach
+from firmware.compat import sleep_ms, ticks_diff, ticks_ms
+from firmware.tags import tile_tag
+from firmware.tags.mode import TagsMode, attach
 
 OK = 0
 NO_TAG = 1
@@ -99,7 +84,7 @@ class Device:
         self.tags = TagsMode(self)
         if hasattr(app, "fit"):
             app.fit(hw.display)  # the app lays its screens out in pages for this display
-        self.link = None  # firmware.link.Link: polled every step, its TAGS requests to self.tags
+        self.link = None  # firmware/link/engine.py's Link: polled every step, TAGS requests to self.tags
         if link is not None:
             self.attach(link)
         self.buf = bytearray(16)
@@ -114,7 +99,7 @@ class Device:
         self.read_ms = READ_MS
         self.saver = None
         if hw.display is not None and hasattr(hw.display, "dy"):
-            from firmware.screensaver import Saver
+            from firmware.ui.screensaver import Saver
             self.saver = Saver(hw.display)
         self.steps = 0
         self.draws = 0
@@ -332,12 +317,12 @@ def boot(cfg=None, mods=None, root=None, clock=None, journal=None, hw=None, link
     lk = None
     if port is None and link and getattr(cfg, "SERIAL", "usb") == "usb":
         try:
-            from firmware.link import StreamPort
+            from firmware.link.ports import StreamPort
             port = StreamPort(sys.stdin.buffer, sys.stdout.buffer)
         except (ImportError, AttributeError, OSError):
             port = None  # a port without select.poll on stdin (CircuitPython: usb_cdc): no link
     if port is not None:
-        from firmware.link import Link
+        from firmware.link.engine import Link
         lk = Link(app, port, (root or "") + "/device.key", board=cfg.NAME)
     dev = Device(hw, app, clock, set_id, registry, lk, files=root)
     gc.collect()

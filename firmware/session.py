@@ -7,7 +7,7 @@
 # sitting at chair c.
 #
 # A three-player table (firmware/session_three.py) and a survival table (firmware/survival.py)
-# are sessions with rules of their own, loaded only when a config asks for them (firmware/app.py
+# are sessions with rules of their own, loaded only when a config asks for them (firmware/scorebook.py
 # open_session).
 
 WINDS = "ESWN"
@@ -24,7 +24,8 @@ class Session:
         self.rules = cfg["rules"]
         self.players = cfg["players"]
         self.hands = cfg["hands"]                    # protocol/config.py with_defaults() filled
-        self.limit_ms = cfg["minutes"] * 60000       # them in
+        m = cfg.get("minutes")                       # them in; no minutes: no time limit
+        self.limit_ms = m * 60000 if m else None     # (a Sichuan table unless the server sets one)
         self.start_ms = start_ms
         self.hand = 1                 # the hand being played, 1-based
         self.dealer = cfg.get("first_dealer", 0)
@@ -57,14 +58,15 @@ class Session:
     def time_left_ms(self, now_ms, epoch=0):
         """Until time is called: the table's own minutes from its start, or sooner the hall's
         deadline (config ends_at, epoch seconds) once the box knows the time (epoch, set by the
-        host's CLOCK; 0: not known, e.g. after a power cut before the next sync)."""
-        left = self.limit_ms - (now_ms - self.start_ms)
+        host's CLOCK; 0: not known, e.g. after a power cut before the next sync). None: the
+        session has no time limit."""
+        left = None if self.limit_ms is None else self.limit_ms - (now_ms - self.start_ms)
         end = self.cfg.get("ends_at")
         if end and epoch:
             d = (end - epoch) * 1000 - now_ms   # the box's clock reads (end - epoch) s at ends_at
-            if d < left:
+            if left is None or d < left:
                 left = d
-        return left if left > 0 else 0
+        return left if left is None or left > 0 else 0
 
     def timed_out(self, now_ms, epoch=0):
         return self.time_left_ms(now_ms, epoch) == 0
@@ -108,20 +110,13 @@ class Session:
 
     # ---- the end ----
     def standard_scores(self):
-        """Standard scores by match score (seed 000: 4/2/1/0, tied places share), as tenths so
-        that 7/3 shows as 2.3; None for rule sets without them."""
+        """Standard scores by match score (seed 000: 4/2/1/0, tied places share: the rules
+        core's rules_min/tournament.py), as tenths so that 7/3 shows as 2.3; None for rule sets
+        without them."""
         if self.rules != "mcr":
             return None
-        pts = (40, 20, 10, 0)
-        order = sorted(range(4), key=lambda p: -self.totals[p])
+        from rules_min.tournament import MCR_POINTS, shared_places
         out = [0, 0, 0, 0]
-        i = 0
-        while i < 4:
-            j = i
-            while j + 1 < 4 and self.totals[order[j + 1]] == self.totals[order[i]]:
-                j += 1
-            share = sum(pts[i:j + 1]) // (j - i + 1)
-            for k in range(i, j + 1):
-                out[order[k]] = share
-            i = j + 1
+        for p, _place, total, n in shared_places(self.totals, MCR_POINTS[4]):
+            out[p] = 10 * total // n
         return out

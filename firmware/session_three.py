@@ -1,6 +1,6 @@
 # A three-player table (protocol/config.py: one null chair in players). Seed 000 §一.3 若有三人，
 # 正常比赛，打15盘（5圈），标准分计4、2、1分; seed 004 §三.1 此时若有三人，则继续比赛. Loaded only for
-# such a table (firmware/app.py open_session); the rules core settles its hands with the empty
+# such a table (firmware/scorebook.py open_session); the rules core settles its hands with the empty
 # chair absent (rules_min/settle_three.py).
 #
 # DECISIONS: the three keep their chairs all session (the seed's 换位 moves four players among

@@ -41,6 +41,53 @@
 #                           when the dealer starts the hand (its start and multiplier are fixed)
 #             sv_end        a survival table is over (a player at 0): its order, who is out
 
+# The step data (app.d): what a step keeps between its keys. app.go(state, key=value, ...) starts
+# it afresh, app.to(state) keeps it; a flow reads and writes it as app.d["key"]. Every key any
+# flow (or the App) uses is listed here with what it holds (tests/app/test_states.py checks both
+# ways), so a key means one thing in every flow.
+#
+#   key           set by                 what it holds
+#   owner         tiles' callers         the flow that started a tile entry: it stays loaded while
+#                                        its tiles go in (App._tidy)
+#   entry         tiles, win, declare    the tiles being entered (firmware/entry.py Entry)
+#   who           tiles                  who(app): the line naming whose tiles these are
+#   done          tiles                  done(app): run (app.later) once the entry is complete
+#   back          tiles                  back(app): run when * leaves the entry
+#   take_flowers  tiles                  whether flower tiles count in this entry (MCR wins)
+#   flowers       tiles, win             the flower tiles read, each once
+#   pend          tiles                  a digit keyed for a tile, waiting for its suit key
+#   kong?         tiles                  four tiles closed as a meld: concealed or claimed?
+#   winner        win                    the chair that won
+#   src           win                    the chair that dealt the winning tile; None: self-drawn
+#   same          win                    one more winner on the discard of the last win
+#   flags         win, win_fix           the win's flags: field -> True, or the flower count
+#   extra         win                    ("f" | "h", tile) of each flower or horse tapped on the
+#                                        result, last first for *
+#   horses        win                    Guangdong: the horse tiles tapped
+#   result        win                    the win as the rules core scored it (settle.Hand.wins[-1])
+#   err           win                    (code, message) of a win the rules refused
+#   ok            win, declare           the chairs that confirmed the result
+#   event         win, kong, penalty,    the event previewed, which the step's last key confirms
+#                 declare, wall
+#   pay           win, kong, penalty,    its payments per chair
+#                 declare, wall
+#   seat          kong, penalty, declare the chair the step is about: who konged, is penalised,
+#                                        declared
+#   kind          penalty                the penalty (rules_min/keyed.py's kinds)
+#   victim        penalty                whose tiles were exposed (the penalty is paid to them)
+#   bar           penalty                barred from winning as well
+#   need          penalty                (field, lo, hi) of the number the penalty takes, or None
+#   still         wall                   Sichuan: (chairs still in, their entries), or None
+#   redo          table                  the event undo took back, which # puts back
+#   step          setup                  the config field being keyed (its index)
+#   cfg           setup                  the config keyed so far
+#   seq           referee                the record number of the hand being corrected
+#   hand          referee                its hand number
+#   seats         referee                its players by chair
+#   was           referee                its points by chair, as recorded
+#   deltas        referee                its new points, chair by chair as they are keyed
+#   neg           referee                the number being keyed is negative
+
 # flow -> its states
 FLOWS = (
     ("setup", ("idle", "cfg")),
@@ -66,7 +113,7 @@ PAGED = ("confirm", "decl_ok", "ended", "pen_kind", "pen_reason", "refused", "mo
 # table enters them and dropped when it leaves, so they cost no heap the rest of the time
 RESIDENT = ("table",)
 # flows every hand passes through: dropped like the others where the heap is tight, kept where
-# it has room (more than firmware/app.py's _ROOMY free: nothing to gain, and no import per hand)
+# it has room (firmware/flows/__init__.py roomy(): nothing to gain, and no import per hand)
 EVERY_HAND = ("win", "tiles")
 
 

@@ -3,7 +3,7 @@
 # after each hand (the win multiplied, penalties not), the bust that ends the table, and the
 # table's order at its end. The numbers are rules_min/survival.py's (one home, the server's too).
 #
-# Loaded only when a session config says mode "survival" (firmware/session.py open_session): a
+# Loaded only when a session config says mode "survival" (firmware/scorebook.py open_session): a
 # box at an ordinary session holds none of it. Scores are kept by player index (the config's
 # players); the records carry them by chair, as the hand's seats.
 #
@@ -13,8 +13,8 @@
 # A referee's correction on the box does not move the survival scores: survival hands are
 # corrected on the server, which replays the table (host_tools/tournament/survival_live.py).
 from rules_min import survival as R
-from firmware import texts as T
-from firmware.texts import const
+from firmware.ui import texts as T
+from firmware.compat import const
 from firmware.session import Session
 from protocol.record import HAND_MAX
 

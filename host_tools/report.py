@@ -3,6 +3,8 @@
 The replies are the protocols' own (rules_min/request.py, rules_min/settle_request.py): this
 module only lays them out, so what a person reads is what the box and the line protocol say.
 Transfer reasons come from the settle engine in English; `reason()` renders them in Chinese.
+People read chairs 1-4 (chair 1 is East when the session starts); the protocols' seats 0-3 are
+shown as their chair (seat + 1) everywhere here.
 """
 import re
 
@@ -12,12 +14,12 @@ WINDS = {"E": ("East", "东"), "S": ("South", "南"), "W": ("West", "西"), "N":
 
 # label -> (English, Chinese)
 _T = {
-    "seat": ("seat %d", "%d号位"),
+    "seat": ("chair %d", "%d号位"),
     "winner": ("winner", "和牌"),
     "discarder": ("discarder", "放铳"),
-    "on_discard": ("on seat %d's discard", "%d号位放铳"),
+    "on_discard": ("on chair %d's discard", "%d号位放铳"),
     "self_drawn": ("self-drawn", "自摸"),
-    "no_winner": ("payments: say --self-drawn or --discard-from SEAT", "付分：请给出 --self-drawn 或 --discard-from 座位"),
+    "no_winner": ("payments: say --self-drawn or --discard-from CHAIR", "付分：请给出 --self-drawn 或 --discard-from 座位号"),
     "winds": ("seat wind %s, round wind %s", "门风%s，圈风%s"),
     "total": ("Total", "合计"),
     "fans": ("fans", "番"),
@@ -40,13 +42,13 @@ _T = {
     "youyi": ("declared and shown: 有意诈和, charged as 诈和, for the referee (disqualification)",
               "报和亮牌：有意诈和，按诈和计分，由裁判判定是否取消资格"),
     "error": ("Error", "错误"),
-    "dealer": ("dealer seat %d", "庄家%d号位"),
+    "dealer": ("dealer chair %d", "庄家%d号位"),
     "events": ("%d events", "%d个事件"),
-    "over": ("the hand is over, seat %d deals next", "本盘结束，下盘%d号位坐庄"),
+    "over": ("the hand is over, chair %d deals next", "本盘结束，下盘%d号位坐庄"),
     "going": ("the hand is still going", "本盘未结束"),
     "transfers": ("Transfers", "转账"),
     "nobody": ("deducted", "扣分"),
-    "per_seat": ("Per seat", "各座位合计"),
+    "per_seat": ("Per chair", "各座位合计"),
     "referee": ("For the referee", "裁判须知"),
     "nothing": ("nothing moves", "无分数变动"),
     "event": ("event %d", "第%d个事件"),
@@ -89,7 +91,8 @@ def colon(lang):
 
 
 def seat(s, lang):
-    return t("seat", lang, s)
+    """A protocol seat (0-3) as people number the chairs (1-4)."""
+    return t("seat", lang, s + 1)
 
 
 def signed(n):
@@ -267,10 +270,10 @@ def settle_text(rules, req, reply, lang="en"):
     dealer = req.get("dealer", 0)
     pw = req.get("prevalent_wind", "E")
     wind = WINDS[pw][0 if lang == "en" else 1]
-    head = "%s  %s%s%s" % (RULE_NAMES[rules][0 if lang == "en" else 1], t("dealer", lang, dealer),
+    head = "%s  %s%s%s" % (RULE_NAMES[rules][0 if lang == "en" else 1], t("dealer", lang, dealer + 1),
                            ", " if lang == "en" else "，", ("round wind %s" % wind) if lang == "en" else "圈风" + wind)
     nd = reply["next_dealer"]
-    state = t("over", lang, nd) if nd is not None else t("going", lang)
+    state = t("over", lang, nd + 1) if nd is not None else t("going", lang)
     lines = [head, "%s%s%s" % (t("events", lang, len(req.get("events", []))), colon(lang), state), ""]
     tr = reply["transfers"]
     if tr:

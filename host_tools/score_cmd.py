@@ -1,6 +1,9 @@
 """`mahjong-table score`: one hand for people (fans with points, the total, whether it reaches 8,
-payments by seat; English or Chinese) or as the protocol's JSON reply; without a hand, the score
+payments by chair; English or Chinese) or as the protocol's JSON reply; without a hand, the score
 line protocol on stdin, as before (README "Score protocol").
+
+Chairs are numbered 1-4 as people number them (chair 1 is East when the session starts); the
+JSON protocols keep their seats 0-3 (chair - 1).
 
 Every win flag of the table (rules_min/keyed.py FLAGS) is an option, so a new flag cannot be
 missed here. The hand goes through the same protocol handler as a stdin line.
@@ -11,18 +14,19 @@ import sys
 RULE_SETS = ("mcr", "sichuan", "guangdong")
 WINDS = "ESWN"
 EXAMPLES = """examples:
-  mahjong-table score "[345m3]258m1488s369p7s" --discard-from 2 --seat-wind E --round-wind E
-  mahjong-table score "1112345678999m9m" --self-drawn --winner 1 --lang zh
-  mahjong-table score "123m456m789m11s234s" --rules sichuan --discard-from 3 --missing-suit p
+  mahjong-table score "[345m3]258m1488s369p7s" --discard-from 3 --seat-wind E --round-wind E
+  mahjong-table score "1112345678999m9m" --self-drawn --winner 2 --lang zh
+  mahjong-table score "123m456m789m11s234s" --rules sichuan --discard-from 4 --missing-suit p
   echo '{"id": 1, "hand": "[345m3]258m1488s369p7s"}' | mahjong-table score
 exit status: 0 a win, 1 no win or refused, 2 bad options"""
 
 
-def seat_arg(v):
+def chair_arg(v):
+    """A chair as people number them, 1-4, as the protocols' seat 0-3."""
     import argparse
-    if v not in ("0", "1", "2", "3"):
-        raise argparse.ArgumentTypeError("a seat is 0, 1, 2 or 3")
-    return int(v)
+    if v not in ("1", "2", "3", "4"):
+        raise argparse.ArgumentTypeError("a chair is 1, 2, 3 or 4 (chair 1 is East when the session starts)")
+    return int(v) - 1
 
 
 def _flag_option(key):
@@ -39,9 +43,9 @@ def add_parser(sub):
                    "winning tile last (docs/rules.md). Without it: JSON requests on stdin, one reply per line")
     p.add_argument("--rules", choices=RULE_SETS, default="mcr", help="rule set (default: mcr)")
     g = p.add_argument_group("the win")
-    g.add_argument("--discard-from", type=seat_arg, metavar="SEAT", help="won on the discard of seat SEAT (0-3)")
-    g.add_argument("--winner", type=seat_arg, metavar="SEAT", default=0,
-                   help="the winner's seat, for the payments by seat (default: 0)")
+    g.add_argument("--discard-from", type=chair_arg, metavar="CHAIR", help="won on the discard of chair CHAIR (1-4)")
+    g.add_argument("--winner", type=chair_arg, metavar="CHAIR", default=0,
+                   help="the winner's chair, for the payments by chair (1-4, default: 1)")
     g.add_argument("--seat-wind", choices=WINDS, default="E", help="MCR: the winner's seat wind (default: E)")
     g.add_argument("--round-wind", choices=WINDS, default="E", help="MCR: the prevalent wind (default: E)")
     g.add_argument("--flowers", type=int, default=0, metavar="N",
@@ -61,7 +65,7 @@ def add_parser(sub):
     g.add_argument("--missing-suit", choices=("m", "s", "p"), help="the suit the winner declared missing (定缺)")
     g.add_argument("--gen", action="store_true", help="count 根 (+1 per set of four), an option off by default")
     g = p.add_argument_group("Guangdong")
-    g.add_argument("--dealer", type=seat_arg, metavar="SEAT", default=0, help="the dealer's seat (default: 0)")
+    g.add_argument("--dealer", type=chair_arg, metavar="CHAIR", default=0, help="the dealer's chair (1-4, default: 1)")
     g.add_argument("--horses", nargs="*", metavar="TILE", default=[], help="the horse tiles (买马), at most two")
     g = p.add_argument_group("output")
     g.add_argument("--json", action="store_true", help="print the protocol's JSON reply instead of text")
@@ -104,7 +108,7 @@ def _check(args):
     if args.self_drawn and args.discard_from is not None:
         return "--self-drawn and --discard-from: a win is one or the other"
     if args.discard_from is not None and args.discard_from == args.winner:
-        return "--discard-from names the winner's own seat (--winner, default 0)"
+        return "--discard-from names the winner's own chair (--winner, default 1)"
     if args.rules != "mcr" and args.flowers:
         return "--flowers: only Chinese Official is played with flowers"
     if args.rules != "sichuan" and (args.missing_suit or args.gen):
@@ -115,7 +119,7 @@ def _check(args):
 
 
 def _payments(args, req):
-    """Payments by seat: MCR's come in the reply; Sichuan's and Guangdong's from the settle
+    """Payments by seat (0-3): MCR's come in the reply; Sichuan's and Guangdong's from the settle
     engine (the win's own transfers, a kong before it only to make the flag legal)."""
     from rules_min.settle_request import handle_line
     w = args.winner
@@ -174,7 +178,7 @@ def run(args):
     if args.self_drawn:
         how = report.t("self_drawn", lang)
     elif args.discard_from is not None:
-        how = report.t("on_discard", lang, args.discard_from)
+        how = report.t("on_discard", lang, args.discard_from + 1)
     else:
         how = ""
     if args.rules == "mcr":

@@ -1,10 +1,11 @@
 """`mahjong-table settle`: a hand from a file of its events, for people (transfers with their
-reasons, the result per seat, the next dealer, what the referee must see; English or Chinese) or
+reasons, the result per chair, the next dealer, what the referee must see; English or Chinese) or
 as the protocol's JSON reply; without a file, the settle line protocol on stdin, as before
 (README "Settle protocol" defines the events).
 
 The file holds a JSON list of events, or a whole settle request (an object with "events" and
 optionally "dealer", "prevalent_wind", "options"); options given here override the file's.
+The file's seats are the protocol's, 0-3; the options and the text number chairs 1-4.
 """
 import json
 import sys
@@ -15,14 +16,14 @@ EXAMPLES = """example file (Sichuan): a kong, then 杠上炮 on the konger's nex
    {"win": 1, "from": 2, "hand": "123m456m789m11s234s", "kong_discard": true}]
 examples:
   mahjong-table settle hand.json --rules sichuan
-  mahjong-table settle hand.json --rules mcr --dealer 1 --round-wind S --lang zh
+  mahjong-table settle hand.json --rules mcr --dealer 2 --round-wind S --lang zh
   echo '{"id": 1, "events": [{"win": 0, "hand": "[EEE1][SSSS1]55pWWWNNN"}]}' | mahjong-table settle
 exit status: 0 settled, 1 refused (the message names the event), 2 bad options or file"""
 
 
 def add_parser(sub):
     from host_tools.cli import formatter
-    from host_tools.score_cmd import seat_arg
+    from host_tools.score_cmd import chair_arg
     p = sub.add_parser("settle", help="settle a hand from a file of its events, or hands line by line on stdin (JSON)",
                        description=__doc__.split("\n\n")[0], epilog=EXAMPLES,
                        formatter_class=formatter(raw=True))
@@ -30,7 +31,7 @@ def add_parser(sub):
                    help="JSON file of the hand's events ('-' for stdin). Without it: JSON hands on stdin, "
                    "one reply per line")
     p.add_argument("--rules", choices=RULE_SETS, default="mcr", help="rule set (default: mcr)")
-    p.add_argument("--dealer", type=seat_arg, metavar="SEAT", help="the dealer's seat (default: the file's, else 0)")
+    p.add_argument("--dealer", type=chair_arg, metavar="CHAIR", help="the dealer's chair, 1-4 (default: the file's seat, else chair 1)")
     p.add_argument("--round-wind", choices="ESWN", help="the prevalent wind (default: the file's, else E)")
     g = p.add_argument_group("rule options (the settle protocol's options)")
     g.add_argument("--gen", action="store_true", help="Sichuan: count 根 (+1 per set of four)")

@@ -3,7 +3,7 @@
     python -m host_tools tags write  --port /dev/ttyACM0 --set 7 --rules mcr --key-file keys.json
     python -m host_tools tags verify --port /dev/ttyACM0 --set 7 --rules mcr [--json]
 
-The box (firmware/tags_mode.py) does the tag work; this side drives it over the device link
+The box (firmware/tags/mode.py) does the tag work; this side drives it over the device link
 (protocol/frames.py, through host_tools/sync/client.py) with request types 0x0A TAGS (reading)
 and 0x0B TAGS_SET (writing: authenticated with the box's key, so write needs --key-file),
 whose payload and reply are JSON.

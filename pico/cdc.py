@@ -12,7 +12,7 @@ tool, mpremote).
 The bridge keeps the host's timing on the chip: the chip never runs ahead of the wall clock,
 and bytes the host wrote with a short pause between them (up to GAP_S) reach the chip with that
 pause of emulated time between them, however slowly the emulator runs (the host's idle fill
-before its first request relies on that pause: see firmware/link.py, keyboard interrupt).
+before its first request relies on that pause: see firmware/link/engine.py, keyboard interrupt).
 Longer pauses are not kept: with an emulator slower than real time they would add up.
 """
 import errno

@@ -4,8 +4,8 @@
 // lines on stdin, one reply line per request on stdout. pico/harness.py is the client.
 //
 // Requests ({"op": ..., ...}); every reply has "ok" and the chip's "ms" (emulated):
-//   boot     {fs | flash: path, uf2, elf, bootrom, mode, flash_timing, board: {display, reader,
-//             keypad}}                          power on (again) from a filesystem image or a whole
+//   boot     {fs | flash: path, uf2, elf, bootrom, mode, flash_timing, fs_offset, board: {display,
+//             reader, keypad}}                  power on (again) from a filesystem image or a whole
 //             flash image; "keep": true boots from the flash the chip has now (a reboot);
 //             "update": true flashes the uf2 over that flash first, as the RPI-RP2 drive does
 //   run      {ms}                              run the chip; reply "out" (hex, USB CDC output
@@ -59,11 +59,12 @@ class Box {
     const fw = this.fw;
     this.board = req.board || this.board;
     this.bootReq = { mode: req.mode || (this.bootReq && this.bootReq.mode) || 'scripted',
-      flashTiming: req.flash_timing !== undefined ? req.flash_timing : (this.bootReq ? this.bootReq.flashTiming : true) };
+      flashTiming: req.flash_timing !== undefined ? req.flash_timing : (this.bootReq ? this.bootReq.flashTiming : true),
+      fsOffset: req.fs_offset !== undefined ? req.fs_offset : (this.bootReq && this.bootReq.fsOffset) };
     const chip = new Chip({
       bootrom: fw.bootrom, uf2: fw.uf2, elf: fw.elf, flash, update: req.update && flash ? fw.uf2 : null,
       fsImage: !flash && req.fs ? readFileSync(req.fs) : null,
-      mode: this.bootReq.mode, flashTiming: this.bootReq.flashTiming,
+      mode: this.bootReq.mode, flashTiming: this.bootReq.flashTiming, fsOffset: this.bootReq.fsOffset,
     });
     this.chip = chip;
     if (process.env.PICO_TRACE) traceTimer(chip);

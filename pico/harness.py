@@ -13,7 +13,9 @@ display, power cuts.
         p.boot(keep=True, update=(uf2, elf))            # a new firmware flashed, the filesystem kept
 
 The part models take their pins from the board config (board_configs/pico.py), the same
-module `make firmware BOARD=pico` installs on the board.
+module `make firmware BOARD=pico` installs on the board. Pico(board="pico_w", uf2=..., elf=...)
+is the Pico W (its firmware from tools/pico_w_uf2.py): the same parts, littlefs where its
+firmware keeps it (pico/fsimage.py), the radio absent.
 """
 import json
 import os
@@ -47,6 +49,8 @@ def board_parts(board="pico"):
 class Pico:
     def __init__(self, board="pico", uf2=None, elf=None, mode="cycles", flash_timing=True):
         self.parts = board_parts(board)
+        self.board = board
+        self.fs_offset = fsimage.layout(board)[0]
         self.uf2 = uf2
         self.elf = elf
         self.mode = mode
@@ -102,7 +106,8 @@ class Pico:
         flash first (keep or flash), as copying it to the RPI-RP2 drive does: the filesystem stays."""
         if update is not None:
             self.uf2, self.elf = update
-        kw = {"mode": self.mode, "flash_timing": self.flash_timing, "board": self.parts}
+        kw = {"mode": self.mode, "flash_timing": self.flash_timing, "board": self.parts,
+              "fs_offset": self.fs_offset}
         if update is not None:
             kw["update"] = True
         if self.uf2:
@@ -118,7 +123,7 @@ class Pico:
             kw["flash"] = p
         else:
             if image is None:
-                image = fsimage.build(files or {})
+                image = fsimage.build(files or {}, self.board)
             p = os.path.join(self.tmp.name, "boot-fs.img")
             with open(p, "wb") as f:
                 f.write(image)
@@ -171,7 +176,7 @@ class Pico:
             return f.read()
 
     def files(self):
-        return fsimage.read(self.flash())
+        return fsimage.read(self.flash(), self.board)
 
     # ---- time ----
     def run(self, ms):

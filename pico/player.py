@@ -242,8 +242,7 @@ class ChipPlayer:
 
     # ---- results ----
     def files_now(self):
-        from pico import fsimage
-        return fsimage.read(self.p.flash())
+        return self.p.files()
 
     def journal(self, folder="journal"):
         """{file name: bytes} of the journal folder on the chip's flash."""

@@ -9,6 +9,7 @@
 // --timeout is wall-clock seconds (exit 124), --max-ms the emulated ms it may take.
 // --save-flash FILE keeps the 2 MiB flash (firmware + littlefs) as it is at the end.
 // --mode cycles (default: ticks_us is the chip's time) | scripted (computing takes no time).
+// --fs-offset N: where the --fs image goes (default 0xA0000, the Pico's; the Pico W's 0x12C000).
 // Firmware files: --uf2/--elf/--bootrom, default the stock v1.28.0 build in $PICO_FIRMWARE_DIR
 // or ../shared/pico. Python side: `python -m pico.run SCRIPT --files DIR` builds the image.
 import { readFileSync, writeFileSync } from 'fs';
@@ -36,6 +37,7 @@ function parseArgs(argv) {
     else if (k === '--no-flash-timing') a.flashTiming = false;
     else if (k === '--flash-timing') a.flashTiming = v(); // typical | max (W25Q16JV, chip.mjs)
     else if (k === '--quiet-boot') a.quietBoot = true;
+    else if (k === '--fs-offset') a.fsOffset = Number(v());
     else throw new Error(`unknown option ${k}`);
   }
   return a;
@@ -48,6 +50,7 @@ function main() {
     bootrom: fw.bootrom, uf2: fw.uf2, elf: fw.elf, mode: a.mode,
     flashTiming: a.flashTiming === undefined ? true : a.flashTiming,
     fsImage: a.fs ? readFileSync(a.fs) : null, flash: a.flash ? readFileSync(a.flash) : null,
+    ...(a.fsOffset !== undefined ? { fsOffset: a.fsOffset } : {}),
   });
   const deadline = Date.now() + a.timeout * 1000;
   const repl = new Repl(chip);

@@ -55,12 +55,14 @@ class Result:
 
 
 def run_script(source, files=None, uf2=None, elf=None, timeout=600, mode="cycles", flash=None,
-               keep_flash=False, flash_timing=True):
+               keep_flash=False, flash_timing=True, board="pico"):
     """Run `source` (str) on the chip with `files` ({device path: bytes}) on its filesystem, or
     on a whole flash image `flash` (bytes) from an earlier run. flash_timing: True (the flash's
-    typical erase / program times), "max" (its maximum ones) or False (none)."""
+    typical erase / program times), "max" (its maximum ones) or False (none). board="pico_w": the
+    filesystem where the Pico W's firmware keeps it (give its uf2/elf too)."""
     with tempfile.TemporaryDirectory(prefix="pico-run-") as tmp:
-        args = ["node", RUN_MJS, "--timeout", str(timeout), "--mode", mode]
+        args = ["node", RUN_MJS, "--timeout", str(timeout), "--mode", mode,
+                "--fs-offset", str(fsimage.layout(board)[0])]
         if flash is not None:
             fl = os.path.join(tmp, "flash.bin")
             with open(fl, "wb") as f:
@@ -72,7 +74,7 @@ def run_script(source, files=None, uf2=None, elf=None, timeout=600, mode="cycles
             all_files["run.py"] = source.encode()
             img = os.path.join(tmp, "fs.img")
             with open(img, "wb") as f:
-                f.write(fsimage.build(all_files))
+                f.write(fsimage.build(all_files, board))
             args += ["--fs", img, "--run", "/run.py"]
         if uf2:
             args += ["--uf2", uf2]
@@ -104,6 +106,7 @@ def main(argv=None):
     ap.add_argument("--timeout", type=float, default=600, help="wall-clock seconds")
     ap.add_argument("--mode", default="cycles", choices=("cycles", "scripted"))
     ap.add_argument("--save-flash", help="write the 2 MiB flash image here after the run")
+    ap.add_argument("--board", default="pico", help="pico_w: the Pico W's flash layout (with its --uf2/--elf)")
     a = ap.parse_args(argv)
     why = missing_firmware() or node_modules_missing()
     if why:
@@ -119,7 +122,7 @@ def main(argv=None):
     with open(a.script) as f:
         source = f.read()
     r = run_script(source, files, uf2=a.uf2, elf=a.elf, timeout=a.timeout, mode=a.mode,
-                   keep_flash=bool(a.save_flash))
+                   keep_flash=bool(a.save_flash), board=a.board)
     sys.stdout.write(r.out)
     sys.stderr.write(r.err)
     if a.save_flash and r.flash is not None:

@@ -11,6 +11,8 @@ of simulator/runner.py. Written to OUT:
   flash.bin           the whole 2 MiB flash as the chip left it
   timing.txt          per input: the longest the firmware went without sleeping (ms), and the
                       inputs that had to wait for the box
+--board pico_w: the Pico W (make firmware BOARD=pico_w; its UF2s from tools/pico_w_uf2.py, the
+stock one without --frozen), the radio absent.
 --compare plays the scenario on the desktop simulator too (simulator/player.py) and says whether
 the journals are the same byte for byte and which screens differ (exit status 1 if a journal
 file differs).
@@ -26,27 +28,36 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 
 
-def box_firmware(frozen, fs=None, uf2_dir=None):
+# board -> (its UF2 folder frozen, stock; the make target that builds them)
+UF2_DIRS = {"pico": ("pico-uf2", None, "make pico-uf2"),
+            "pico_w": ("pico-w-uf2", "pico-w-uf2-stock", "make pico-w-uf2 / make pico-w-uf2-stock")}
+
+
+def box_firmware(frozen, fs=None, uf2_dir=None, board="pico"):
     """(Pico kwargs, files to boot from) for the stock or the frozen box."""
     from pico import fsimage
-    fs = fs or os.path.join(REPO, "build", "pico", "fs")
+    fs = fs or os.path.join(REPO, "build", board, "fs")
     if not os.path.exists(os.path.join(fs, "main.py")):
-        raise SystemExit("no %s/main.py: run `make firmware BOARD=pico` first" % fs)
-    if frozen:
-        d = uf2_dir or os.path.join(REPO, "build", "pico-uf2")
+        raise SystemExit("no %s/main.py: run `make firmware BOARD=%s` first" % (fs, board))
+    frozen_dir, stock_dir, how = UF2_DIRS[board]
+    d = uf2_dir or (os.path.join(REPO, "build", frozen_dir if frozen else stock_dir) if frozen or stock_dir else None)
+    kw = {"board": board}
+    if d:
         uf2 = os.path.join(d, "firmware.uf2")
         if not os.path.exists(uf2):
-            raise SystemExit("no %s: run `make pico-uf2` first" % uf2)
+            raise SystemExit("no %s: run `%s` first" % (uf2, how))
+        kw.update(uf2=uf2, elf=os.path.join(d, "firmware.elf"))
+    if frozen:
         with open(os.path.join(fs, "main.py"), "rb") as f:
-            return {"uf2": uf2, "elf": os.path.join(d, "firmware.elf")}, {"main.py": f.read()}
-    return {}, fsimage.tree(fs)
+            return kw, {"main.py": f.read()}
+    return kw, fsimage.tree(fs)
 
 
-def play_chip(script, frozen=False, on_shot=None, fs=None, uf2_dir=None):
+def play_chip(script, frozen=False, on_shot=None, fs=None, uf2_dir=None, board="pico"):
     """Play on the emulated box: (player, journal files {name: bytes}, flash image)."""
     from pico.harness import Pico
     from pico.player import ChipPlayer
-    kw, files = box_firmware(frozen, fs, uf2_dir)
+    kw, files = box_firmware(frozen, fs, uf2_dir, board)
     with Pico(**kw) as p:
         pl = ChipPlayer(p, files)
         pl.play_file(script, on_shot)
@@ -98,6 +109,7 @@ def main(argv=None):
     ap.add_argument("--frozen", action="store_true", help="the frozen UF2 (make pico-uf2) with main.py alone")
     ap.add_argument("--compare", action="store_true", help="and the desktop simulator: same journal?")
     ap.add_argument("--no-png", dest="png", action="store_false")
+    ap.add_argument("--board", default="pico", choices=sorted(UF2_DIRS), help="pico_w: the Pico W, radio absent")
     a = ap.parse_args(argv)
     sys.path.insert(0, REPO)
     from pico.run import missing_firmware, node_modules_missing
@@ -117,7 +129,7 @@ def main(argv=None):
             png.write_framebuf(os.path.join(out, "screens", "%04d.png" % n), glass, 128, 64, png.MONO_VLSB, scale=4)
 
     t0 = time.time()
-    pl, journal, flash = play_chip(a.script, a.frozen, on_shot)
+    pl, journal, flash = play_chip(a.script, a.frozen, on_shot, board=a.board)
     wall = time.time() - t0
     os.makedirs(os.path.join(out, "journal"))
     for n, data in journal.items():
@@ -136,15 +148,16 @@ def main(argv=None):
         for lg in pl.lags:
             f.write("# wait %d %s %.1f\n" % lg)
     worst = max(pl.bursts, key=lambda b: b[3]) if pl.bursts else None
-    print("%s on the emulated Pico (%s): %d screens, journal %s; %.0f emulated s in %.0f s; slowest input %s"
-          % (os.path.basename(a.script), "frozen" if a.frozen else "stock + .mpy", len(shots),
+    print("%s on the emulated %s (%s): %d screens, journal %s; %.0f emulated s in %.0f s; slowest input %s"
+          % (os.path.basename(a.script), "Pico W" if a.board == "pico_w" else "Pico",
+             "frozen" if a.frozen else "stock + .mpy", len(shots),
              ", ".join("%s %d B" % kv for kv in ((n, len(d)) for n, d in sorted(journal.items()))),
              pl.emulated_ms / 1000, wall, "%d ms (%s at %d ms)" % (worst[3], worst[1], worst[0]) if worst else "-"))
     print("screens: %s/screens, journal: %s/journal" % (out, out))
     if not a.compare:
         return 0
     frames = []
-    desk = play_desktop(a.script, frames)
+    desk = play_desktop(a.script, frames, a.board)
     diff = journal_diff(desk, journal)
     bad = [i + 1 for i, ((_, g), f) in enumerate(zip(shots, frames)) if g != f]
     print("desktop simulator: journal %s; screens: %d of %d the same%s" % (

@@ -22,14 +22,12 @@ SEATS = 4
 NUMBER_MAX = 10000           # session and table numbers: 1 .. NUMBER_MAX
 ID_MAX = 64                  # tournament id
 PLAYER_MAX = 16              # player id: what a 128 px screen line can still show beside a score
-DEFAULT_HANDS = {"mcr": 16, "sichuan": 8, "guangdong": 12}
 # A three-player table: one chair of players is null (the empty one). Seed 000 §一.3 若有三人，
 # 正常比赛，打15盘（5圈）; seed 004 §三.1 此时若有三人，则继续比赛 (its 12 hands). Sichuan: seed
 # 003 has no three-player play (a late player forfeits the game), so it is refused there, and in
-# survival (every table seats four).
+# survival (every table seats four). A session's default hands and minutes are the rules core's
+# (rules_min/tournament.py, which the server's formats read too): with_defaults() fills them in.
 THREE_RULES = ("mcr", "guangdong")
-DEFAULT_HANDS_THREE = {"mcr": 15}
-DEFAULT_MINUTES = {"mcr": 120, "sichuan": 60, "guangdong": 50}
 MODES = ("session", "survival")
 TIME_MAX = 1 << 40           # epoch seconds
 SCORE_MAX = 1000000
@@ -164,15 +162,17 @@ def message(cfg):
 
 
 def with_defaults(cfg):
-    """A copy of a checked config with hands, minutes and lang filled in."""
+    """A copy of a checked config with hands, minutes and lang filled in. A rule set without a
+    time limit by default (Sichuan) gets no minutes: the session then has none."""
+    from rules_min.tournament import SESSION_HANDS, SESSION_HANDS_THREE, SESSION_MINUTES
     out = {}
     for k in cfg:
         out[k] = cfg[k]
     r = cfg["rules"]
     if "hands" not in out:
-        out["hands"] = DEFAULT_HANDS_THREE.get(r, DEFAULT_HANDS[r]) if None in cfg["players"] else DEFAULT_HANDS[r]
-    if "minutes" not in out:
-        out["minutes"] = DEFAULT_MINUTES[r]
+        out["hands"] = SESSION_HANDS_THREE.get(r, SESSION_HANDS[r]) if None in cfg["players"] else SESSION_HANDS[r]
+    if "minutes" not in out and SESSION_MINUTES[r] is not None:
+        out["minutes"] = SESSION_MINUTES[r]
     if "lang" not in out:
         out["lang"] = LANGS[0]
     return out

@@ -1,5 +1,5 @@
 # The wire format of the box's host link: one module that both ends import (the box's
-# firmware/link.py, the laptop's host_tools/sync and host_tools/tags). Pure Python that runs on
+# firmware/link/engine.py, the laptop's host_tools/sync and host_tools/tags). Pure Python that runs on
 # MicroPython and CPython; the device's buffers are the caller's, allocated once.
 #
 # Framing. A frame on the wire is 0x00, COBS(body), 0x00. COBS (consistent overhead byte
@@ -52,14 +52,14 @@
 #   0x08 REKEY *    wrapped[32]                      -> OK: the new key is
 #          wrapped XOR HMAC(old key, "wrap" 0x00 device-id 0x00 nonce): it never crosses in clear
 #   0x09 BYE        -                                -> OK; then the link goes idle
-#   0x0A TAGS       JSON (firmware/tags_mode.py)     -> JSON: begin, read, poll, cancel, end
-#   0x0B TAGS_SET * JSON (firmware/tags_mode.py)     -> JSON: every op, write and save too
+#   0x0A TAGS       JSON (firmware/tags/mode.py)     -> JSON: begin, read, poll, cancel, end
+#   0x0B TAGS_SET * JSON (firmware/tags/mode.py)     -> JSON: every op, write and save too
 #   0x0C ASIDE *    seq u32 BE, reason UTF-8 (<= 48) -> seq u32 BE, count u8: the record is set
 #          aside (the server refused it): it stays on the box, listed in HELLO's "aside" until
 #          RELEASE, and no longer holds back the ACK of the records after it
 #   0x0D RELEASE *  seq u32 BE                       -> seq u32 BE, count u8: no longer aside (a
 #          referee resolved it); the box may then prune it once everything before is acked
-#   other types: E_UNKNOWN (firmware/link.py's Link.handle adds them)
+#   other types: E_UNKNOWN (firmware/link/engine.py's Link.handle adds them)
 try:
     from micropython import const
 except ImportError:  # CPython

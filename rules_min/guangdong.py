@@ -66,8 +66,12 @@ def _applies(key, m, nm, counts, shape):
     return False
 
 
-def score(melds, counts, win, table=HAND_TABLE):
-    """Index of the applying row of table, or -1 when the tiles are no win."""
+def score(p, table=HAND_TABLE):
+    """Index of the row of table that the win p (rules_min/win.py's Win) scores, or -1 when the
+    tiles are no win. Nothing else of p counts: no row depends on how the hand was won (a
+    chicken hand on a discard is the caller's refusal)."""
+    melds = p.melds
+    counts = p.counts
     nm = len(melds) // 3
     shape = sh.split_shapes(melds, counts)
     special = nm == 0 and (sh.seven_pairs(counts) or sh.thirteen_orphans(counts))
@@ -100,10 +104,10 @@ def _bits(t):
     return b | (0 if r == 0 or r == 8 else 16)
 
 
-def horse_hits(horses, winner, dealer):
-    """How many horse tiles hit for the winner's seat: dealer 1/5/9/E, dealer's right 2/6/S,
-    opposite 3/7/W, dealer's left 4/8/N; dragons never hit."""
-    place = (winner - dealer) % 4
+def horse_hits(horses, place):
+    """How many horse tiles hit for the winner at place (its seat counted from the dealer, 0-3:
+    its seat wind): dealer 1/5/9/E, dealer's right 2/6/S, opposite 3/7/W, dealer's left
+    4/8/N; dragons never hit."""
     hits = 0
     for t in horses:
         if t >= 27:

@@ -105,29 +105,3 @@ def dumps(v):
         raise ValueError("no floats in records")
     return value(v)
 
-
-def dump(v, write):
-    """dumps(v) written in pieces through write(str): the same characters, and no string of the
-    whole (a journal record streams into the journal's buffer: firmware/journal.py)."""
-    if isinstance(v, dict):
-        write("{")
-        sep = False
-        for k in sorted(v):
-            if sep:
-                write(",")
-            sep = True
-            write(q(k))
-            write(":")
-            dump(v[k], write)
-        write("}")
-    elif isinstance(v, (list, tuple)):
-        write("[")
-        for i in range(len(v)):
-            if i:
-                write(",")
-            dump(v[i], write)
-        write("]")
-    elif isinstance(v, float):
-        raise ValueError("no floats in records")
-    else:
-        write(value(v))

@@ -2,7 +2,8 @@
 # one kept (seed 001 §三.4 就高不就低). Rules cited as seed 000 §二.n (2016 supplement, binding)
 # and seed 001 §三 (combination principles).
 #
-# score() works in preallocated module buffers and returns one of them: copy what you keep.
+# score(p, ft): one win in (rules_min/win.py's Win), its fans out in the caller's table; the
+# work is done in module buffers allocated once, so scoring allocates nothing.
 from rules_min.tiles import const  # MicroPython's, or a stand-in on CPython
 
 import sys
@@ -95,7 +96,6 @@ _g_best_key = 0
 _g_alt_key = -1
 _g_pairs_tie = False
 _g_unique = -1   # -1 unknown, 0 several waits, 1 the winning tile is the only wait
-_g_counts = None
 _g_nm = 0        # melds of the hand (_g_nmelds is larger while a knitted straight is scored)
 
 
@@ -615,8 +615,12 @@ def _on_split():
     _keep(_eval())
 
 
-def _tile_fans(ft, allc, melds, counts, win, self_drawn, last_of_kind, last_tile, kong):
+def _tile_fans(ft, allc, p, kong):
     # Fans fixed by which tiles the hand holds and by the win flags.
+    melds = p.melds
+    counts = p.counts
+    win = p.tile
+    self_drawn = p.self_drawn
     held = _tile_census(allc, _TILE_BITS)
     every = held & 0xC000   # and-ed: green, reversible
     hog = held >> 16        # 四归一: four of a tile that are not a kong
@@ -674,18 +678,23 @@ def _tile_fans(ft, allc, melds, counts, win, self_drawn, last_of_kind, last_tile
             ft[NINE_GATES] = 1
     if self_drawn:
         ft[SELF_DRAWN] = 1
-    if last_tile:
+    if p.last_tile:
         ft[LAST_TILE_DRAW if self_drawn else LAST_TILE_CLAIM] = 1
     if kong:
         ft[OUT_WITH_REPLACEMENT if self_drawn else ROBBING_THE_KONG] = 1
     # 和绝张: declared, or the three other copies lie in the hand's own melds
     inmelds = allc[win] - counts[win]
-    if (last_of_kind and counts[win] == 1) or inmelds == 3:
+    if (p.last_of_kind and counts[win] == 1) or inmelds == 3:
         ft[LAST_TILE] = 1
 
 
-def check_flags(melds, counts, win, self_drawn, last_of_kind, kong):
-    """Refuse flags the tiles make impossible; returns an error message or None."""
+def check_flags(p):
+    """Refuse flags the tiles of the win p make impossible; returns an error message or None."""
+    melds = p.melds
+    counts = p.counts
+    win = p.tile
+    self_drawn = p.self_drawn
+    kong = p.kong
     held = 0
     for i in range(0, len(melds), 3):
         k = melds[i]
@@ -703,20 +712,18 @@ def check_flags(melds, counts, win, self_drawn, last_of_kind, kong):
                 break
         else:
             return "out on a replacement tile needs a kong in the hand"
-    if last_of_kind and counts[win] > 1 and held < 3:
+    if p.last_of_kind and counts[win] > 1 and held < 3:
         return "last of its kind: the hand holds another copy of the winning tile"
     return None
 
 
-def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=False, kong=False,
-          seat_wind=27, prevalent_wind=27, mixed=False):
-    """Best fans of a parsed hand (notation.parse). Returns (fans, total): fans is a bytearray
-    (one count per fan id, module buffer: copy to keep), total its points without flowers.
-    mixed: the winning tile went into the hand before it was shown (seed 000 §一.2.8).
-    Returns (None, 0) when the tiles are no winning hand."""
+def score(p, ft):
+    """The best fans of the win p (rules_min/win.py's Win, its hand as notation.parse gives it)
+    into ft, the caller's bytearray(NUM_FANS): one count per fan id. Returns their points,
+    flowers not counted, or -1 (ft all zeros) when the tiles are no winning hand. Allocates
+    nothing: tests/core/test_speed.py and bench/pico_score.py run it with the heap locked."""
     if _heap_lock is None:
-        total = score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind,
-                           prevalent_wind, mixed)
+        total = _score(p)
     else:
         # With the heap locked MicroPython puts every call's frame on the C stack (a frame over
         # 11 words is otherwise taken from the heap and given back: ~10% of the time on the
@@ -725,29 +732,26 @@ def score(melds, counts, win, self_drawn=False, last_of_kind=False, last_tile=Fa
         total = None
         _heap_lock()
         try:
-            total = score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind,
-                               prevalent_wind, mixed)
+            total = _score(p)
         except MemoryError:
             pass
         finally:
             _heap_unlock()
         if total is None:
-            total = score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind,
-                               prevalent_wind, mixed)
+            total = _score(p)
     if total < 0:
-        return None, 0
-    return fans, total
+        ft[:] = _ZERO
+    else:
+        ft[:] = _alt if _g_alt_key > _g_best_key else _best
+    return total
 
 
-fans = None  # the fans of the last score_into (a module buffer), None when it found no win
-
-
-def score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, seat_wind, prevalent_wind,
-               mixed=False):
-    """score() without its result tuple: returns the total (-1 for no win) and leaves the fans
-    in mcr.fans. Allocates nothing (the benchmark runs it with the heap locked)."""
-    global fans, _g_win, _g_self, _g_nmelds, _g_nopen, _g_seat, _g_prev, _g_best_total, _g_unique
-    global _g_counts, _g_nm, _g_alt_key, _g_best_key, _g_pairs_tie
+def _score(p):
+    # score() into _best (or _alt, see _keep): returns the total, -1 for no win
+    global _g_win, _g_self, _g_nmelds, _g_nopen, _g_seat, _g_prev, _g_best_total, _g_unique
+    global _g_nm, _g_alt_key, _g_best_key, _g_pairs_tie
+    melds = p.melds
+    counts = p.counts
     nm = len(melds) // 3
     allc = _work
     nopen = 0
@@ -768,21 +772,21 @@ def score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, se
             allc[t] += 4 if k == _KONG else 3
     for i in range(nm, 5):
         _open[i] = 0
-    _g_win = win
-    _g_self = bool(self_drawn)
+    _g_win = p.tile
+    _g_self = bool(p.self_drawn)
     _g_nmelds = nm
     _g_nopen = nopen
-    _g_seat = seat_wind
-    _g_prev = prevalent_wind
+    _g_seat = p.seat_wind
+    _g_prev = p.prevalent_wind
     _g_best_total = -1
     _g_unique = -1
-    _g_counts = counts
     _g_nm = nm
     _full[:] = counts
     _base[:] = _ZERO
     _best[:] = _ZERO
-    _tile_fans(_base, allc, melds, counts, win, self_drawn, last_of_kind, last_tile, kong)
-    if mixed:   # seed 000 §一.2.8: no 边张, 嵌张, 单钓 (as if several waits), 和绝张, 九莲宝灯
+    # seed 000 §二.14: out on a kong's replacement that was a flower is no 杠上开花
+    _tile_fans(_base, allc, p, p.kong and not p.flower)
+    if p.mixed:   # seed 000 §一.2.8: no 边张, 嵌张, 单钓 (as if several waits), 和绝张, 九莲宝灯
         _base[NINE_GATES] = 0
         _base[LAST_TILE] = 0
         _g_unique = 0
@@ -795,15 +799,12 @@ def score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, se
         if sh.seven_pairs(counts):
             special = _special(SEVEN_PAIRS)
             if _best[SEVEN_SHIFTED_PAIRS]:
-                fans = _best
                 return special
             _g_pairs_tie = True
             _g_best_key = 0x3FFFFFFF  # any regular split that ties comes later and wins
         elif sh.thirteen_orphans(counts):
-            fans = _best
             return _special(THIRTEEN_ORPHANS)
         elif sh.honours_knitted(counts):
-            fans = _best
             return _special(LESSER_HONORS_KNITTED)
     _g_best_total = special
 
@@ -828,10 +829,6 @@ def score_into(melds, counts, win, self_drawn, last_of_kind, last_tile, kong, se
             for t in kt:
                 counts[t] += 1
 
-    if _g_best_total < 0:
-        fans = None
-        return -1
-    fans = _alt if _g_alt_key > _g_best_key else _best
     return _g_best_total
 
 

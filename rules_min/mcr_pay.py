@@ -1,6 +1,8 @@
 # Chinese Official payments for one win (docs/rules.md, seed 000 §一.3): every loser pays the base 8;
 # the discarder, or on a self-draw each of the three, also pays the fan total (flowers included).
 BASE = 8
+# a win needs 8 fans (RULES.md, seed 000 §一), flowers not counted toward them
+MIN_FANS = 8
 
 
 def payments(total, winner, discarder=None, out=None):

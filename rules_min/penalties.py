@@ -166,19 +166,12 @@ def _points(i, ev, kind, lo, hi, needed):
 def _late(h, i, s, minutes):
     if minutes is None or minutes < 0:
         raise _err(i, "late needs minutes, a whole number")
-    r = h.rules
-    if r == "mcr":            # seed 000 §一.4.1: <=10 min 10, <=15 min 20, later forfeits
-        if minutes > 15:
-            h.flags.append({"event": i, "seat": s, "kind": "forfeit"})
-        elif minutes > 0:
-            h.late(s, 10 if minutes <= 10 else 20, minutes)
-    elif r == "guangdong":    # seed 004 §三.1: <=10 min 8, later forfeits the session
-        if minutes > 10:
-            h.flags.append({"event": i, "seat": s, "kind": "forfeit"})
-        elif minutes > 0:
-            h.late(s, 8, minutes)
-    else:                     # seed 003 第五条.1: 10 min forfeits the game, 15 the event
-        if minutes >= 15:
-            h.flags.append({"event": i, "seat": s, "kind": "disqualified"})
-        elif minutes >= 10:
-            h.flags.append({"event": i, "seat": s, "kind": "forfeit"})
+    # the rule set's ladder (seed 000 §一.4.1, 003 第五条.1, 004 §三.1), loaded only when keyed
+    from rules_min.tournament import late
+    points, forfeit, out = late(h.rules, minutes)
+    if out:
+        h.flags.append({"event": i, "seat": s, "kind": "disqualified"})
+    elif forfeit:
+        h.flags.append({"event": i, "seat": s, "kind": "forfeit"})
+    elif points:
+        h.late(s, points, minutes)

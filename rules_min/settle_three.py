@@ -5,7 +5,7 @@
 # next dealer skips it, and the seat winds go E, S, W round the three from the dealer
 # (DECISION: North is nobody's seat wind). A separate module so that a four-player table's heap
 # holds none of it. Seed 001 §四.8's caller of a wrong tile name (付三家应付的分) pays what the two
-# others would have paid (settle.py: the empty chair's share is not owed).
+# others would have paid (settle_mcr.py: the empty chair's share is not owed).
 from rules_min.settle import Hand, _err
 
 
@@ -34,29 +34,9 @@ class ThreeHand(Hand):
             raise _err(i, "absent_seat", "nobody sits at seat %d" % v)
         return v
 
-    def _wind_dealer(self, s):
-        # the dealer whose four-seat wind for s is s's wind round the three: one seat on when
-        # the empty chair sits between the dealer and s
-        d = self.dealer
-        return (d + 1) % 4 if (self.absent - d) % 4 < (s - d) % 4 else d
-
-    def _as(self, s, f, args):
-        d = self.dealer
-        self.dealer = self._wind_dealer(s)
-        try:
-            return f(self, *args)
-        finally:
-            self.dealer = d
-
-    def _win_mcr(self, i, w, *rest):
-        return self._as(w, Hand._win_mcr, (i, w) + rest)
-
-    def _win_guangdong(self, i, ev, w, *rest):
-        return self._as(w, Hand._win_guangdong, (i, ev, w) + rest)   # the horses by seat wind
-
-    def declare(self, i, ev):
-        s = self.seat(i, ev, "declare")
-        return self._as(s, Hand.declare, (i, ev))
+    def place(self, s):
+        # the seat winds go round the three (the rule sets' seat wind and Guangdong's horses)
+        return wind_index(s, self.dealer, self.absent)
 
     def _skip(self):
         if self.next_dealer == self.absent:

@@ -4,6 +4,7 @@
 # 抢杠胡, 海底捞月; optional 根 +1 per set of four. Total capped at 3; value = 10 * 2^total.
 from rules_min import mcr_shapes as sh
 from rules_min.tiles import fields, field
+from rules_min.win import Win
 
 BASE = 10
 CAP = 3
@@ -29,7 +30,6 @@ EN = (b"All Chows|All Pungs|Full Flush|Seven Pairs|Dragon Seven Pairs|Pure Seven
 _CN_AT = fields(CN)
 _EN_AT = fields(EN)
 
-_fans = bytearray(NUM_FANS)
 _all = bytearray(34)
 _held = bytearray(34)
 
@@ -87,20 +87,22 @@ def held(melds, counts, out):
     return out
 
 
-def score(melds, counts, win, self_drawn=False, kong=False, last_tile=False, gen=False):
-    """(fans, total) for a parsed Sichuan hand whose tiles passed check_tiles; fans is a module
-    buffer of counts per fan. (None, 0) if it is no win: not a win shape or three suits."""
+def score(p, f, gen=False):
+    """The fans of the win p (rules_min/win.py's Win; tiles that passed check_tiles) into f, the
+    caller's bytearray(NUM_FANS), one count per fan; returns the total, capped at CAP, or -1 (f
+    all zeros) when it is no win: not a win shape, or three suits. gen: the table counts 根."""
+    melds = p.melds
+    counts = p.counts
     nm = len(melds) // 3
     m = suits_of(melds, counts)
-    if m == 7:
-        return None, 0
-    f = _fans
     for i in range(NUM_FANS):
         f[i] = 0
+    if m == 7:
+        return -1
     shape = sh.split_shapes(melds, counts)
     pairs = nm == 0 and sh.seven_pairs(counts)
     if not shape and not pairs:
-        return None, 0
+        return -1
     one_suit = m in (1, 2, 4)
     if pairs:
         four = False
@@ -120,13 +122,13 @@ def score(melds, counts, win, self_drawn=False, kong=False, last_tile=False, gen
             f[PING_HU] = 1   # seed 003 §十一.1: all chows, no kong, no pung
         if one_suit:
             f[QING_YI_SE] = 1
-    if self_drawn:
+    if p.self_drawn:
         f[ZI_MO] = 1
-        if kong:
+        if p.kong:
             f[GANG_KAI] = 1
-        if last_tile:
+        if p.last_tile:
             f[HAI_DI] = 1
-    elif kong:
+    elif p.kong:
         f[QIANG_GANG] = 1
     if gen:
         a = held(melds, counts, _all)
@@ -136,7 +138,7 @@ def score(melds, counts, win, self_drawn=False, kong=False, last_tile=False, gen
     total = 0
     for i in range(NUM_FANS):
         total += POINTS[i] * f[i]
-    return f, min(total, CAP)
+    return min(total, CAP)
 
 
 def best_value(melds, counts13, missing):
@@ -145,12 +147,15 @@ def best_value(melds, counts13, missing):
     four cannot come and is no wait."""
     best = 0
     h = held(melds, counts13, _held)
+    p = Win(melds, counts13, 0)
+    f = bytearray(NUM_FANS)
     for t in range(27):
         if (missing is not None and t // 9 == missing) or h[t] >= 4:
             continue
         counts13[t] += 1
-        f, total = score(melds, counts13, t)
+        p.tile = t
+        total = score(p, f)
         counts13[t] -= 1
-        if f is not None and value(total) > best:
+        if total >= 0 and value(total) > best:
             best = value(total)
     return best

@@ -12,7 +12,7 @@ on the reader 300 ms), one after another from when they are given, so inputs giv
 that (piped into the terminal) queue up instead of piling onto the reader. virtual=True: the
 clock moves only as the loop sleeps, and no time is really waited (tests).
 
-The link is firmware/link.py (with the TAGS request of firmware/tags_mode.py) on the pty's
+The link is firmware/link/engine.py (with the TAGS request of firmware/tags/mode.py) on the pty's
 master side, so `python -m host_tools tags write --port /dev/pts/N` talks to the simulator as to
 a board.
 """
@@ -57,7 +57,7 @@ class SimDevice:
         port = None
         if pty:
             import tty
-            from firmware.link import FdPort
+            from firmware.link.host_ports import FdPort
             master, slave = os.openpty()
             tty.setraw(slave)
             self._fds = [master, slave]  # the slave stays open here: no EIO while no host is there

@@ -7,16 +7,16 @@
 #                 takes the scanner's debounce, a held key is one press, and three keys at the
 #                 corners of a rectangle ghost the fourth, as on the membrane keypad
 #   Frame         the display's frame buffer: a framebuf.FrameBuffer with show(), like the SSD1306
-#                 driver; firmware/render.py draws into it, on_show(frame) sees each show()
+#                 driver; firmware/ui/render.py draws into it, on_show(frame) sees each show()
 #   reader        simulator/virtual.py's VirtualReader: the reader drivers' interface over
-#                 virtual tags that hold real tile-tag bytes (firmware/tile_tag.py)
+#                 virtual tags that hold real tile-tag bytes (firmware/tags/tile_tag.py)
 #   unique_id     the chip id the device id is made from (firmware/main.py), as machine.unique_id()
 #
 #   parts = Parts(uid=b"..."); hw = board.build(cfg, {"parts": parts}); parts.matrix.press(1, 1)
 #
 # for_board(name) is the sim board with another board's screen and keypad map, for
 # `python -m simulator --board esp32s3` (320x240 colour) and the like.
-from firmware import render
+from firmware.ui import render
 
 framebuf = render.framebuf  # MicroPython's, or the one simulator/__init__.py registered on CPython
 

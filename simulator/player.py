@@ -181,12 +181,12 @@ class Sim:
             if name == "down" or name == "up":  # the scanner needs a few scans in a row
                 self._keys_until = ev[0] + (self.debounce + 1) * fw.LOOP_MS
         elif name == "config":
-            err = app.push_config(ev[2])  # as firmware/link.py does for the host's CONFIG
+            err = app.push_config(ev[2])  # as firmware/link/engine.py does for the host's CONFIG
             if err:
                 app.msg = err
             dev.dirty = True  # as a step with link traffic
         elif name == "clock":
-            app.epoch = ev[2] - app.clock() // 1000  # as firmware/link.py does for CLOCK
+            app.epoch = ev[2] - app.clock() // 1000  # as firmware/link/engine.py does for CLOCK
             dev.dirty = True
         elif name == "lang":
             app.lang = ev[2]

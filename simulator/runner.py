@@ -1,6 +1,6 @@
 # Scenario files played on the box through firmware/main.py's device loop: keys go through the
 # key matrix and the firmware's keypad scanner (debounce, ghosting), tiles as tags holding real
-# tile-tag bytes (firmware/tile_tag.py) through the reader driver interface, the host's requests
+# tile-tag bytes (firmware/tags/tile_tag.py) through the reader driver interface, the host's requests
 # as the link hands them to the app. MicroPython code: the same runner plays a scenario on CPython
 # (python -m simulator) and on the unix port (make mp-sim), and the Pico harness plays the same
 # events on the emulated chip, so all three write the same journal, byte for byte.
@@ -63,7 +63,7 @@
 # Pico harness).
 import json
 
-from firmware.tile_tag import encode
+from firmware.tags.tile_tag import encode
 from rules_min.tiles import parse_tile
 from simulator import virtual
 

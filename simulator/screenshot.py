@@ -1,7 +1,7 @@
-"""PNG files of the box's display for `python -m simulator` (the frame buffer firmware/render.py
+"""PNG files of the box's display for `python -m simulator` (the frame buffer firmware/ui/render.py
 drew, simulator/parts.py's Frame) and of screen models (the renderer at a board's size).
 Scaled up 4x (128x64) or 2x (320x240) for reading."""
-from firmware.render import Renderer, load_font
+from firmware.ui.render import Renderer, load_font
 from simulator import parts, png
 
 

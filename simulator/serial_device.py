@@ -3,7 +3,7 @@
     python -m simulator --script FILE --out DIR --serial [--device-id ID] [--keep-serving]
     python -m simulator.serial_device --out DIR [--device-id ID] [--keep-serving]
 
-opens a pty pair (os.openpty), boots the sim board through firmware/main.py with firmware/link.py
+opens a pty pair (os.openpty), boots the sim board through firmware/main.py with firmware/link/engine.py
 on the master, and runs the device loop (main.serve): first through the script on the scripted
 clock (simulator/runner.py), then it prints `serial: /dev/pts/N` (the slave: what --port takes)
 and goes on, on the real clock, until the host says BYE or hangs up (closes the slave), unless
@@ -20,7 +20,7 @@ import time
 import tty
 
 from firmware import main as fw
-from firmware.link import FdPort
+from firmware.link.host_ports import FdPort
 
 
 def open_pty():

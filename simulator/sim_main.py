@@ -2,14 +2,14 @@
 #   micropython -m sim_main SCRIPT OUTDIR      (make mp-sim) a scenario through the device loop:
 #                                             journal in OUTDIR/journal, screens in OUTDIR/screens.txt
 #   micropython simulator/sim_main.py --script FILE --journal DIR --key FILE [--device-id ID] ...
-#       a box on stdin/stdout (firmware/link_stdio.py's arguments) that plays the scenario with
+#       a box on stdin/stdout (firmware/link/stdio.py's arguments) that plays the scenario with
 #       its link up, then goes on serving the host in the same loop until BYE / hang-up
 import sys
 
 
 def stdio_box(argv):
     import os
-    from firmware import link_stdio
+    from firmware.link import stdio as link_stdio
     from firmware.journal import Journal
     from simulator import parts
     from simulator.runner import Sim

@@ -1,5 +1,5 @@
 """The simulator's tag reader and tags (board_configs/sim.py; simulator/parts.py hands the reader
-to firmware/board.py). MicroPython code, like the rest of the simulator's board.
+to firmware/board/). MicroPython code, like the rest of the simulator's board.
 
   VirtualReader    the reader drivers' interface (poll / read / write / halt, uid, uid_len, the
                    result codes of firmware/drivers/mfrc522.py). place(tag) lays a tag on the
@@ -8,12 +8,12 @@ to firmware/board.py). MicroPython code, like the rest of the simulator's board.
                    placement is one read. Several tags in the field are read one by one, in the
                    order the driver's bitwise anticollision selects them
   VirtualTag       an NTAG213-like tag: 7- or 4-byte UID, 45 pages, optionally read-only; the
-                   tile record (firmware/tile_tag.py) or any bytes from page 4
+                   tile record (firmware/tags/tile_tag.py) or any bytes from page 4
   tile_set(set_id) the 144 tagged tiles of a set (34 x 4 + 8 flowers), as VirtualTags
   tile_tag_for(set_id, tile, copy), bad_tag(): single tags
 """
 from firmware.drivers.mfrc522 import ERR_NAK, MULTIPLE, NO_TAG, OK
-from firmware.tile_tag import encode
+from firmware.tags.tile_tag import encode
 
 LOST = 3  # the driver's code for a tag that left mid-read
 PAGES = 45

@@ -1,6 +1,6 @@
 """The simulator window: `make sim` (python -m simulator.window).
 
-The box's screen drawn through displayio (firmware/display_displayio.py on Blinka displayio, a
+The box's screen drawn through displayio (firmware/ui/displayio_screen.py on Blinka displayio, a
 blinka_displayio_pygamedisplay display rendering into an offscreen surface, shown 4x), a
 clickable 4x4 keypad, a tile rack (click a tile: its next copy's tag is laid on the reader; all
 34 kinds and the 8 flowers, and a "bad tag"), and the path of the pty the device link listens on
@@ -141,7 +141,7 @@ def make_display(width=128, height=64):
 class Window:
     def __init__(self, workdir="build/sim", pty=True, virtual=False, epoch=None, read_ms=None, board="sim"):
         import pygame
-        from firmware.display_displayio import DisplayioScreen
+        from firmware.ui.displayio_screen import DisplayioScreen
         from simulator import parts
         from simulator.device import SimDevice
 

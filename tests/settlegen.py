@@ -180,9 +180,10 @@ def is_chicken(hand):
     """Whether the engine's hand table scores this Guangdong hand as 鸡和 (then: self-draw only)."""
     from rules_min import guangdong
     from rules_min.notation import parse
+    from rules_min.win import Win
 
     melds, counts, win, _ = parse(hand)
-    row = guangdong.score(melds, counts, win)
+    row = guangdong.score(Win(melds, counts, win))
     return guangdong.HAND_TABLE[row][0] == guangdong.CHICKEN
 
 

@@ -53,7 +53,9 @@ def _serial_path(proc, timeout=60):
 
 
 def test_simulator_to_sync_to_standings_page(tmp_path):
-    env = dict(os.environ, MT_PASSWORD="a long enough password", PYTHONUNBUFFERED="1")
+    # a record the server refused would go to ./quarantine, in the checkout: here, to tmp_path
+    env = dict(os.environ, MT_PASSWORD="a long enough password", PYTHONUNBUFFERED="1",
+               MAHJONG_TABLE_QUARANTINE=str(tmp_path / "quarantine"))
     db = "sqlite:///%s" % (tmp_path / "t.db")
     subprocess.run([sys.executable, "-m", "host_tools", "serve", "--db", db, "--create-account", "org"],
                    check=True, capture_output=True, env=env, cwd=REPO, timeout=60)

@@ -134,3 +134,30 @@ def test_busy_hands_bench_script_agrees_with_cpython():
     for rules, line in BUSY.items():
         assert got[rules] == json.loads(handle_line(line, rules))
         assert got[rules]["ok"]
+
+
+# what a table of each rule set must not load (settle.rule_set imports the table's own only)
+_OTHERS = {"mcr": ("sichuan", "settle_sichuan", "guangdong", "settle_guangdong"),
+           "sichuan": ("mcr", "mcr_table", "mcr_pay", "settle_mcr", "guangdong", "settle_guangdong"),
+           "guangdong": ("mcr", "mcr_table", "mcr_pay", "settle_mcr", "sichuan", "settle_sichuan")}
+_WINS = {"mcr": '{"win": 0, "from": 2, "hand": "[345m3]258m1488s369p7s"}',
+         "sichuan": '{"win": 0, "from": 2, "hand": "123m456m789m11s234s"}',
+         "guangdong": '{"win": 0, "hand": "123m456m789m11s234s", "horses": ["1m"]}'}
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_a_hand_loads_its_own_rule_set_only(rules, stdio_dir):
+    """On the device's interpreter, from the .mpy files: a hand and one of its wins import the
+    table's rule set (settle_<rules> and its scorer) and none of the others' modules."""
+    script = ("import sys, json\nfrom rules_min.settle import Hand\nh = Hand(%r)\nh.event(0, json.loads(%r))\n"
+              "print(h.deltas())\nprint(' '.join(sorted(m[10:] for m in sys.modules if m.startswith('rules_min.'))))"
+              % (rules, _WINS[rules]))
+    env = dict(os.environ, MICROPYPATH=str(MPY_DIR))
+    p = subprocess.run([str(MICROPYTHON), "-X", "heapsize=" + MP_HEAP, "-c", script], capture_output=True,
+                       text=True, cwd=MPY_DIR, env=env, timeout=60)
+    assert p.returncode == 0, p.stdout + p.stderr
+    deltas, mods = p.stdout.splitlines()
+    assert deltas != "[0, 0, 0, 0]", p.stdout
+    mods = mods.split()
+    assert "settle_" + rules in mods and rules in mods, mods
+    assert not [m for m in _OTHERS[rules] if m in mods], mods

@@ -12,13 +12,13 @@ import pytest
 
 from firmware.app import App, decode
 from firmware.journal import Journal
-from firmware import texts
+from firmware.ui import texts
 
 
 def tag_message(code):
     # what the app shows for a tag the device loop could not read as a tile (in Chinese)
     return texts.t(texts.TAG_MESSAGES[code], "cn")
-from firmware.tile_tag import encode
+from firmware.tags.tile_tag import encode
 from simulator import runner
 from simulator.runner import Sim
 
@@ -199,7 +199,7 @@ def test_tag_bytes_go_through_the_tag_decoder(tmp_path):
     damaged[3] ^= 0x01                        # 5m -> 6m with the old checksum
     newer = bytearray(good)
     newer[0] = 0xA2
-    from firmware.tile_tag import crc8
+    from firmware.tags.tile_tag import crc8
     newer[7] = crc8(newer, 0, 7)
     sim, screens = play(tmp_path, [
         CONFIG, "keys A1 0",                  # a self-drawn win: the hand's tiles

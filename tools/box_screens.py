@@ -1,5 +1,5 @@
 """Every screen of the box, as the players see it: each state of firmware/states.py reached by
-keys and taps, drawn by firmware/render.py on the 128x64 mono screen and on the 320x240 colour
+keys and taps, drawn by firmware/ui/render.py on the 128x64 mono screen and on the 320x240 colour
 one, in Chinese and English.
 
     .venv/bin/python tools/box_screens.py [--out docs/screens/box] [--lang cn en]
@@ -170,9 +170,9 @@ def play(name, cfg, steps, lang):
 
 
 def renderers():
-    from firmware import framebuf_py, render
-    from firmware.layout import View
-    from firmware.render import Renderer
+    from firmware.ui import framebuf_py, render
+    from firmware.ui.layout import View
+    from firmware.ui.render import Renderer
     if render.framebuf is None:   # CPython: the pure-Python framebuf, same pixels
         render.use_framebuf(framebuf_py)
     out = []
@@ -184,7 +184,7 @@ def renderers():
 
 def draw(r, model, scale):
     """Render a model; returns (png bytes, texts cut short)."""
-    from firmware import framebuf_py as framebuf
+    from firmware.ui import framebuf_py as framebuf
     from simulator import png
     w, h = r.width, r.height
     if r.colors[1] != 1:

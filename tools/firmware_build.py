@@ -4,7 +4,7 @@
 Output in build/BOARD/:
   fs/           the device's filesystem tree, what `make deploy` copies: main.py (a two-line
                 source stub: MicroPython only runs main.py), board_config.mpy (the board's config),
-                firmware/*.mpy, firmware/drivers/*.mpy (only this board's drivers), rules_min/*.mpy
+                firmware/**/*.mpy (only this board's drivers and font), rules_min/*.mpy, protocol/*.mpy
   src/          the same modules as .py sources, for a frozen build
   manifest.py   freezes src/ into a MicroPython build:
                   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=$PWD/build/pico/manifest.py
@@ -28,8 +28,13 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
-# firmware modules that never go to a device
-HOST_ONLY = {"score_stdio.py", "settle_stdio.py", "link_stdio.py"}  # unix-port stdio loops
+# firmware modules that never go to a device: the unix port's stdio loops, the desktop's link
+# ports, the builder of the simulator's board
+HOST_ONLY = {"firmware/score_stdio.py", "firmware/settle_stdio.py", "firmware/link/stdio.py",
+             "firmware/link/host_ports.py", "firmware/board/parts.py"}
+# CircuitPython only (framebuf_py: for a port without a built-in framebuf); MicroPython only
+CP_ONLY = {"firmware/ui/displayio_screen.py", "firmware/ui/framebuf_py.py", "firmware/board/circuitpython.py"}
+MP_ONLY = {"firmware/board/micropython.py"}
 NATIVE_MARKS = ("@micropython.native", "@micropython.viper", "@micropython.asm_thumb", "@micropython.asm_xtensa")
 STUB = "# Boot: the box's main loop (firmware/main.py), board from board_config.\nfrom firmware.main import run\n\nrun()\n"
 
@@ -44,16 +49,15 @@ def sources(cfg):
     out = [("board_configs/%s.py" % cfg.NAME, "board_config")]
     cp = cfg.PLATFORM == "circuitpython"
     font = "glyphs_%d.py" % cfg.FONT
-    for name in sorted(os.listdir(os.path.join(REPO, "firmware"))):
-        if not name.endswith(".py") or name in HOST_ONLY:
-            continue
+    for src in _tree("firmware"):
+        name = src.rsplit("/", 1)[1]
+        if src.startswith("firmware/drivers/") or src in HOST_ONLY:
+            continue  # drivers: below, only this board's
         if name.startswith("glyphs_") and name != font:
             continue
-        if name in ("display_displayio.py", "framebuf_py.py", "board_cp.py") and not cp:
-            continue  # CircuitPython only (framebuf_py: for a port without a built-in framebuf)
-        if name == "board_mp.py" and cp:
+        if (src in CP_ONLY and not cp) or (src in MP_ONLY and cp):
             continue
-        out.append(("firmware/" + name, "firmware/" + name[:-3]))
+        out.append((src, src[:-3]))
     drivers = {"__init__.py", "keypad.py", cfg.READER["driver"] + ".py"}
     if not cfg.DISPLAY["driver"].startswith("displayio"):
         drivers.add(cfg.DISPLAY["driver"] + ".py")
@@ -62,15 +66,23 @@ def sources(cfg):
     for name in sorted(os.listdir(os.path.join(REPO, "rules_min"))):
         if name.endswith(".py"):
             out.append(("rules_min/" + name, "rules_min/" + name[:-3]))
-    for pkg in ("firmware/flows", "protocol"):  # the app's flows; the record schema and config check
-        if os.path.isdir(os.path.join(REPO, pkg)):
-            for name in sorted(os.listdir(os.path.join(REPO, pkg))):
-                if name.endswith(".py"):
-                    out.append((pkg + "/" + name, pkg + "/" + name[:-3]))
+    for src in _tree("protocol"):  # the record schema and config check, the link's frames
+        out.append((src, src[:-3]))
     for src, _ in out:
         if not os.path.exists(os.path.join(REPO, src)):
             raise SystemExit("missing source " + src)
     return out
+
+
+def _tree(top):
+    """Repo-relative paths of the .py files under a folder, sorted."""
+    out = []
+    for root, dirs, files in os.walk(os.path.join(REPO, top)):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for name in files:
+            if name.endswith(".py"):
+                out.append(os.path.relpath(os.path.join(root, name), REPO).replace(os.sep, "/"))
+    return sorted(out)
 
 
 def needs_native(path):
@@ -143,6 +155,9 @@ def write_manifest(path, cfg, tops):
         "# Relative paths are from this file's folder. Copy only fs/main.py to the board: MicroPython",
         "# runs main.py from the filesystem, and modules on flash would shadow the frozen ones",
         "# ('' comes before '.frozen' in sys.path).",
+        # a board with a network keeps its board's frozen modules (the Pico W's: micropython-lib's
+        # networking bundle, requests among them); the others the port's (asyncio, rp2, ...)
+        'include("$(BOARD_DIR)/manifest.py")' if getattr(cfg, "NETWORK", None) else
         'include("$(PORT_DIR)/boards/manifest.py")',
         'module("board_config.py", base_path="src")',
     ]

@@ -84,13 +84,14 @@ def tools(src):
     return inst
 
 
-def firmware(src, inst, build_name, manifest=None):
+def firmware(src, inst, build_name, manifest=None, board="RPI_PICO"):
+    """make -C ports/rp2 for one board folder of ports/rp2/boards (tools/pico_w_uf2.py: the Pico W)."""
     mp = os.path.join(src, "micropython")
     env = dict(os.environ)
     env["CMAKE_PREFIX_PATH"] = inst
     env["MICROPY_GIT_TAG"] = VERSION  # no git here: keep the banner's version clean
     env.pop("CMAKE_ARGS", None)
-    cmd = ["make", "-C", os.path.join(mp, "ports", "rp2"), "BOARD=RPI_PICO", "BUILD=" + build_name, "-j" + jobs()]
+    cmd = ["make", "-C", os.path.join(mp, "ports", "rp2"), "BOARD=" + board, "BUILD=" + build_name, "-j" + jobs()]
     if manifest:
         cmd.append("FROZEN_MANIFEST=" + os.path.abspath(manifest))
     run(cmd, env=env)
@@ -101,7 +102,7 @@ def build(tarball=None, out=None, manifest=None, stock=False, work=None):
     tarball = tarball or default_source()
     if not os.path.exists(tarball):
         raise SystemExit("no MicroPython source at %s (set PICO_FIRMWARE_DIR or --source)" % tarball)
-    work = work or os.path.join(REPO, "build", "mpsrc")
+    work = os.path.abspath(work or os.path.join(REPO, "build", "mpsrc"))  # picotool wants absolute paths
     t0 = time.time()
     src = unpack(tarball, work)
     inst = tools(src)

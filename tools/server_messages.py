@@ -21,6 +21,7 @@ ZH = {
     "Id (in URLs and on the boxes)": "编号（用于网址和计分器）", "Name": "名称", "Format": "赛制", "Preliminary sessions": "预赛轮数",
     "Finalists": "决赛人数", "Starting score (base)": "基础分", "Stage 2: players who advance": "第二阶段晋级人数",
     "Final: carry ratio (e.g. 1/2 or 0.3)": "决赛带入比例（如 1/2 或 0.3）", "Event start (Unix time)": "比赛开始（Unix 时间）",
+    "Time limit of a session in minutes (empty: none)": "每轮时限（分钟，空为不限时）",
     "Player id": "选手编号", "Draw number": "抽签号", "EMA number": "EMA 编号", "Country": "国家", "Substitute": "替补",
     "Checked in": "已签到", "Withdrawn from session": "自该轮退赛", "CSV file (columns: id,name,draw,ema_id,country,substitute)": "CSV 文件（列：id,name,draw,ema_id,country,substitute）",
     "Session": "轮次", "Player": "选手", "Absent": "缺席", "Reason": "原因", "Account name": "账号", "Password": "密码",
@@ -81,6 +82,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server_messages_survival import ZH as _ZH_SURVIVAL  # noqa: E402  (the tourney stream's pages)
 
 ZH.update(_ZH_SURVIVAL)
+from server_messages_tables import ZH as _ZH_TABLES  # noqa: E402  (issue 18: a table's page, the event day)
+
+ZH.update(_ZH_TABLES)
 
 
 def q(s: str) -> str:

@@ -26,11 +26,7 @@
 #
 # Events go to a ring buffer made once; a full buffer drops new events and counts them in
 # .overflows. scan() allocates nothing.
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from firmware.compat import const
 
 DOWN = const(0x80)
 GHOST = const(0x7F)

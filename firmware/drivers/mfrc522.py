@@ -32,19 +32,7 @@
 #
 # CRC_A (ISO 14443-3) is computed in software by default; hw_crc=True uses the chip's CRC
 # coprocessor instead (7 more transactions per frame, for boards that want the CPU time back).
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
-try:
-    from time import sleep_us as _sleep_us
-except ImportError:  # CPython
-    from time import sleep as _sleep
-
-    def _sleep_us(us):
-        _sleep(us / 1000000)
+from firmware.compat import const, sleep_us as _sleep_us
 
 # results
 OK = const(0)

@@ -16,19 +16,7 @@
 # A frame with a bad checksum from the chip is ERR_FRAME, never an exception. Frames are built
 # and parsed in the driver's own buffers: polling allocates nothing once each transfer length
 # has been used (the transports make their byte views on first use of a length).
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
-try:
-    from time import sleep_us as _sleep_us
-except ImportError:  # CPython
-    from time import sleep as _sleep
-
-    def _sleep_us(us):
-        _sleep(us / 1000000)
+from firmware.compat import const, sleep_us as _sleep_us
 
 # results: 0..7 as in mfrc522.py
 OK = const(0)

@@ -19,11 +19,7 @@
 # (40h-7Fh, datasheet §10.1.6), in the panel, without sending the frame again.
 import framebuf
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from firmware.compat import const
 
 _SET_CONTRAST = const(0x81)
 _SET_ENTIRE_ON = const(0xA4)

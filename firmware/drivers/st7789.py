@@ -23,19 +23,7 @@
 # (135 x 240: 52, 40), in the rotated frame.
 import framebuf
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
-try:
-    from time import sleep_ms as _sleep_ms
-except ImportError:  # CPython
-    from time import sleep as _sleep
-
-    def _sleep_ms(ms):
-        _sleep(ms / 1000)
+from firmware.compat import const, sleep_ms as _sleep_ms
 
 _SWRESET = const(0x01)
 _SLPOUT = const(0x11)

@@ -4,6 +4,8 @@
 # leaves it (App._tidy), so a step taken a few times a session costs no heap the rest of it.
 import sys
 
+from firmware.heap import forget
+
 _PKG = "firmware.flows."
 
 
@@ -19,16 +21,6 @@ def load(name):
 
 def loaded(name):
     return _PKG + name in sys.modules
-
-
-def forget(full):
-    """Forget a module: what only it holds goes with the next collection."""
-    if full in sys.modules:
-        del sys.modules[full]
-        dot = full.rfind(".")
-        pkg = sys.modules.get(full[:dot])
-        if pkg is not None and hasattr(pkg, full[dot + 1:]):
-            delattr(pkg, full[dot + 1:])
 
 
 def drop(name):

@@ -1,12 +1,12 @@
 # A declared win that fails (错和 / 诈和): D 1, who declared, the tiles shown; the box works out
 # the charge (ready or not: rules_min/settle.py) and each seat confirms. A win the box refused
 # (under 8 fans, ...) comes here with its tiles already in (firmware/flows/win.py, key D).
-from firmware import texts as T
-from firmware.texts import const
+from firmware.ui import texts as T
+from firmware.compat import const
 from firmware.entry import Entry
 from firmware.flows import load, parts
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _DECLARED_LINE = const(0)
 _WHO_DECLARED = const(1)
 _FALSE_WIN_TITLE = const(2)
@@ -46,8 +46,8 @@ def _shanten():
     # the rules core counts how far the declared hand is from ready (错和 or 诈和): load that
     # now, with the heap collected, not after the tiles' garbage
     import gc
-    from firmware import app as a
-    a.make_room()
+    from firmware.scorebook import make_room
+    make_room()
     gc.collect()
     import rules_min.shanten  # noqa: F401
 
@@ -67,7 +67,7 @@ def _done(app):
 def preview(app, seat, entry):
     ev = {"declare": seat, "hand": entry.notation()}
     _shanten()
-    pay, err = app.preview(ev)
+    pay, err = app.book.preview(ev)
     if err:
         if err[0] == "is_a_win":
             app.say(T.IS_A_WIN)

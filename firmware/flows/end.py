@@ -1,8 +1,8 @@
 # The session is over: places, points and (MCR) standard scores, under headings on every page.
-from firmware import texts as T
-from firmware.texts import const
+from firmware.ui import texts as T
+from firmware.compat import const
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _ENDED_TITLE = const(0)
 _END_HEAD = const(1)
 _END_HEAD_STD = const(2)

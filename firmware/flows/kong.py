@@ -1,10 +1,10 @@
 # A kong: B, who konged, then how: 0 concealed (暗杠), 5 added to a claimed pung (加杠), or the
 # key of the player who gave the tile (明杠); the payments (Sichuan, Guangdong) and # records it.
-from firmware import texts as T
-from firmware.texts import const
+from firmware.ui import texts as T
+from firmware.compat import const
 from firmware.flows import parts
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _WHO_KONGED = const(0)
 _KONG_HOW_Q = const(1)
 _KONG_CONCEALED_0 = const(2)
@@ -78,7 +78,7 @@ def k_kong_how(app, key):
             app.show(_t(app, _KONG_NOT_SELF))
             return
         ev = {"kong": "direct", "seat": d["seat"], "from": c}
-    pay, err = app.preview(ev)
+    pay, err = app.book.preview(ev)
     if err:
         app.say(T.REFUSAL.get(err[0], T.REFUSED_GENERIC))
         return

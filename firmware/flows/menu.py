@@ -1,9 +1,9 @@
 # The D menu (declared win, wall end, time-out, referee, the language) and the session's time
 # running out: the hand in progress is closed as the rule set says.
-from firmware import texts as T
-from firmware.texts import const
+from firmware.ui import texts as T
+from firmware.compat import const
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _MORE_TITLE = const(0)
 _MORE_1 = const(1)
 _MORE_2 = const(2)
@@ -68,7 +68,7 @@ def k_timeout(app, key):
         app.home()
     elif key == "#":
         ev = {"time_out": True}
-        pay, err = app.preview(ev)
+        pay, err = app.book.preview(ev)
         if err:
             app.say(T.REFUSED_GENERIC)
             return

@@ -1,10 +1,10 @@
 # Screen parts the flows share: seats to pick, points by player, fan lines, tiles. Each returns
-# lines for firmware/layout.py (str, or a pair of cells that share a row when they fit).
-from firmware import texts as T
-from firmware.texts import const
+# lines for firmware/ui/layout.py (str, or a pair of cells that share a row when they fit).
+from firmware.ui import texts as T
+from firmware.compat import const
 from firmware.entry import compact
 
-# the texts of what an event does beyond points (firmware/texts.py): flags of rules_min/settle.py
+# the texts of what an event does beyond points (firmware/ui/texts.py): flags of rules_min/settle.py
 _BARRED = const(0)
 _FL_WARNING = const(1)
 _FL_FORFEIT = const(2)
@@ -76,7 +76,7 @@ def points_lines(app, pts, by_key=True):
 
 def fan_lines(app, rules, fans, total):
     """One line a fan, its points on the right, then the total: a player can add them up."""
-    from firmware import names
+    from firmware.ui import fan_names as names
     out = []
     for fid, n in fans:
         nm, pts = names.fan(rules, fid, app.lang)
@@ -118,7 +118,7 @@ def consequence(app, seat, pay):
     warning, a flag for the referee, a player barred from winning."""
     s = app.session
     h = app.hand
-    nflags, barred = app.tentative
+    nflags, barred = app.book.tentative
     lines = []
     if any(pay):
         lines += points_lines(app, pay)

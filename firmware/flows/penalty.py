@@ -9,14 +9,14 @@
 #   points or bar  barred? then the points        C, who, kind, 1/0, digits, #  (MCR information)
 #   anything else  nothing                        C, who, kind, #
 # The last entry of the list bars the player (停和陪打): its reasons, then #.
-from firmware import texts as T
-from firmware.texts import const
+from firmware.ui import texts as T
+from firmware.compat import const
 from firmware.flows import parts
 
 # rules_min.keyed (only for the name of a kind the box has no word for) goes with this flow
 USES = ("rules_min.keyed",)
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _WHO_PENALISED = const(0)
 _WHICH_PENALTY = const(1)
 _P_EMPTY_CALL = const(2)
@@ -233,7 +233,7 @@ def _event(app):
 
 
 def _preview(app, ev):
-    pay, err = app.preview(ev)
+    pay, err = app.book.preview(ev)
     if err:
         app.say(T.REFUSAL.get(err[0], T.REFUSED_GENERIC))
         return
@@ -301,8 +301,8 @@ def k_pen_value(app, key):
             app.num = app.num[:-1]
         else:
             if "victim" in d or "bar" in d:
-                if app.tentative is not None:
-                    app.rebuild()
+                if app.book.tentative is not None:
+                    app.book.rebuild()
                 d["pay"] = None
                 app.to("pen_victim" if "victim" in d else "pen_bar")
             else:
@@ -323,11 +323,11 @@ def _value_preview(app):
     d = app.d
     lo = d["need"][1]
     d["pay"] = None
-    if app.tentative is not None:
-        app.rebuild()   # the number changed: the last preview goes
+    if app.book.tentative is not None:
+        app.book.rebuild()   # the number changed: the last preview goes
     if (app.num and int(app.num) >= lo) or (not app.num and d.get("bar")):
         ev = _event(app)
-        pay, err = app.preview(ev)
+        pay, err = app.book.preview(ev)
         if err:
             app.say(T.REFUSAL.get(err[0], T.REFUSED_GENERIC))
             return

@@ -1,10 +1,10 @@
 # The referee: D 4 and the PIN. Correct a hand already recorded (its new points, seat by seat:
 # a correction record, the old points kept beside the new), or end the session early.
-from firmware import texts as T
-from firmware.texts import const
+from firmware.ui import texts as T
+from firmware.compat import const
 from protocol import record
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _PIN_Q = const(0)
 _WRONG_PIN = const(1)
 _REF_TITLE = const(2)
@@ -166,7 +166,7 @@ def k_corr_delta(app, key):
             rec = record.correction(app.device_id, d["seq"], d["seats"], d["deltas"], d["was"],
                                     "corrected at the table", "table PIN", app.now_s())
             app.j.append(record.encode(rec))
-            app.apply_correction(rec)
+            app.book.apply_correction(rec)
             app.home()
             app.say(T.SAVED)
 

@@ -2,10 +2,10 @@
 # table keys one in here: rules, table, session, four player numbers, first dealer, then a look
 # at it all before it starts. The keyed-in config goes through the same check as the host's
 # (protocol/config.py).
-from firmware import texts as T
-from firmware.texts import const
+from firmware.ui import texts as T
+from firmware.compat import const
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _NO_SESSION = const(0)
 _BOX = const(1)
 _HOST_OR_KEYS = const(2)

@@ -2,8 +2,8 @@
 # scores): before each hand the table waits for the dealer's dice roll, one key that fixes the
 # hand's start and multiplier; at the first bust the table is over and shows its order, and no
 # further hand is taken. Loaded only at survival tables.
-from firmware import texts as T
-from firmware.texts import const
+from firmware.ui import texts as T
+from firmware.compat import const
 from firmware.flows import parts
 
 _ROLL_HINT = const(0)

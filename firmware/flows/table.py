@@ -1,10 +1,10 @@
 # The table between events: the hand in progress (totals with this hand's points so far, the
 # last event and one-key undo; in Sichuan, another winner on the discard just won on).
-from firmware import texts as T
-from firmware.texts import const
+from firmware.ui import texts as T
+from firmware.compat import const
 from firmware.flows import parts
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _MAIN_TITLE = const(0)
 _MAIN_HINT = const(1)
 _UNDO_LINE = const(2)
@@ -16,6 +16,7 @@ _EV_KONG = const(7)
 _EV_DECLARE = const(8)
 _EV_PENALTY = const(9)
 _EV_OTHER = const(10)
+_MAIN_TITLE_UNTIMED = const(11)
 _TX = T.Table(
     "第%d/%d盘 %s风 %d分|Hand %d/%d %s %dmin|"  # _MAIN_TITLE
     "A和 B杠 C罚 D更多|A win B kong C pen D|"  # _MAIN_HINT
@@ -28,6 +29,7 @@ _TX = T.Table(
     "%s 错和|%s's false win|"  # _EV_DECLARE
     "%s 受罚|%s's penalty|"  # _EV_PENALTY
     "上一项|the last entry|"  # _EV_OTHER
+    "第%d/%d盘 %s风|Hand %d/%d %s|"  # _MAIN_TITLE_UNTIMED: a session without a time limit
 )
 
 
@@ -68,8 +70,12 @@ def s_main(app):
         title = sv.title(app)
         tot = sv.scores
     else:
-        left = s.time_left_ms(app.clock(), app.epoch) // 60000
-        title = _t(app, _MAIN_TITLE) % (s.hand, s.hands, app.tx(T.WIND_E + s.prevalent), left)
+        left = s.time_left_ms(app.clock(), app.epoch)
+        wind = app.tx(T.WIND_E + s.prevalent)
+        if left is None:
+            title = _t(app, _MAIN_TITLE_UNTIMED) % (s.hand, s.hands, wind)
+        else:
+            title = _t(app, _MAIN_TITLE) % (s.hand, s.hands, wind, left // 60000)
         tot = s.totals
     run = app.running()
     cells = []
@@ -95,11 +101,11 @@ def k_main(app, key):
     elif key == "D":
         app.go("more")
     elif key == "*" and app.events:
-        ev = app.undo()
+        ev = app.book.undo()
         app.d = {"redo": ev}   # the main screen says what went and that # puts it back
     elif key == "#" and app.d.get("redo") is not None:
         ev = app.d.pop("redo")
-        pay, err = app.preview(ev)
+        pay, err = app.book.preview(ev)
         if err:
             app.show(_t(app, _CANNOT_REDO))
             return

@@ -11,12 +11,12 @@
 #     done    done(app) when the entry is complete; back(app) when * leaves it
 #     flowers whether flower tiles count here (MCR wins): d["flowers"] holds the tiles read
 #   a flow that is not resident passes owner="its name": it stays loaded while its tiles go in
-from firmware import texts as T
-from firmware.texts import const
+from firmware.ui import texts as T
+from firmware.compat import const
 from firmware.entry import KONG
 from firmware.flows import parts
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _TAP_TILES = const(0)
 _TAP_WIN_TILE = const(1)
 _TILES_HINT = const(2)

@@ -1,12 +1,12 @@
 # The wall is used up (流局): D 2. Sichuan first takes the 13 tiles of each player still in
 # (查叫: who is ready, who still holds three suits); the void suit is read from the tiles. Then
 # the payments, and # records the hand.
-from firmware import texts as T
-from firmware.texts import const
+from firmware.ui import texts as T
+from firmware.compat import const
 from firmware.entry import Entry, void_suit
 from firmware.flows import load, parts
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _WALL_HAND_LINE = const(0)
 _WALL_TITLE = const(1)
 _TX = T.Table(
@@ -62,14 +62,14 @@ def _next_seat(app, still, entries, i):
     load("tiles").begin(app, e, who, done, back, owner="wall")
 
 
-def _preview(app, ev, seats):
-    pay, err = app.preview(ev)
+def _preview(app, ev, still):
+    pay, err = app.book.preview(ev)
     if err:
         app.home()
         app.say(T.REFUSAL.get(err[0], T.REFUSED_GENERIC))
         return
     app.to("wall_ok")
-    app.d = {"event": ev, "pay": pay, "seats": seats}
+    app.d = {"event": ev, "pay": pay, "still": still}
 
 
 def s_wall_ok(app):
@@ -83,10 +83,10 @@ def k_wall_ok(app, key):
     if key == "#":
         app.confirm(d["event"])
     elif key == "*":
-        if d["seats"] is None:
+        if d["still"] is None:
             app.home()
         else:
-            still, entries = d["seats"]
+            still, entries = d["still"]
             entries[-1].undo()
             _next_seat(app, still, entries, len(entries) - 1)
 

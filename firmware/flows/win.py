@@ -10,12 +10,12 @@
 # WIN_FLAGS (loaded only for that screen); which flags a rule set takes is the rules core's fact
 # (rules_min/keyed.py FLAGS, read once a session into session.keyed). NAMED here: the flags no
 # fan shows, which the result names in a line of their own.
-from firmware import texts as T
-from firmware.texts import const
+from firmware.ui import texts as T
+from firmware.compat import const
 from firmware.entry import Entry, void_suit
 from firmware.flows import load, parts   # the tiles flow: load("tiles"), not resident
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _WHO_WON = const(0)
 _WHO_DEALT = const(1)
 _SELF_DRAWN_0 = const(2)
@@ -186,7 +186,7 @@ def preview(app):
     """Score the win once; the confirmation screen shows that result and the record keeps it."""
     d = app.d
     ev = event(app)
-    pay, err = app.preview(ev, finish=app.session.rules != "guangdong", joining=d.get("same", False))
+    pay, err = app.book.preview(ev, finish=app.session.rules != "guangdong", joining=d.get("same", False))
     d["ok"] = list(app.session.nobody)    # an empty chair has nobody to confirm
     if err:
         d["err"] = err
@@ -228,7 +228,7 @@ def k_confirm(app, key):
         else:
             d["entry"].undo()
             app.to("tiles")
-            app.rebuild()   # the preview goes
+            app.book.rebuild()   # the preview goes
         return
     if key == "D":
         app.to("flags")

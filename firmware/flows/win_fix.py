@@ -4,11 +4,11 @@
 # key it as a false win), Sichuan's question when the discarder konged this hand (杠上炮?),
 # MCR's question when 杠上开花 is claimed (was the replacement a flower?), and Guangdong's
 # question whether another player won on the same discard.
-from firmware import texts as T
-from firmware.texts import const
+from firmware.ui import texts as T
+from firmware.compat import const
 from firmware.flows import parts, win
 
-# this flow's texts (firmware/texts.py)
+# this flow's texts (firmware/ui/texts.py)
 _NOT_A_WIN = const(0)
 _UNDER_8 = const(1)
 _REFUSED_HINT = const(2)
@@ -127,6 +127,8 @@ def _mcr_points(app):
     # the fans a hand under 8 has, for the message (settle refuses it without the number)
     from rules_min.notation import parse
     from rules_min import mcr
+    from rules_min.mcr_table import NUM_FANS
+    from rules_min.win import Win
     d = app.d
     s = app.session
     ev = win.event(app)
@@ -134,10 +136,9 @@ def _mcr_points(app):
         melds, counts, w, _ = parse(ev["hand"])
     except ValueError:
         return 0
-    ft, total = mcr.score(melds, counts, w, ev["from"] is None, ev.get("last_of_kind", False),
-                          ev.get("last_tile", False), ev.get("kong", False),
-                          27 + (ev["win"] - s.dealer) % 4, 27 + s.prevalent)
-    return total if ft is not None else 0
+    p = Win(melds, counts, w, ev["from"] is None, ev.get("last_of_kind", False), ev.get("last_tile", False),
+            ev.get("kong", False), seat_wind=27 + (ev["win"] - s.dealer) % 4, prevalent_wind=27 + s.prevalent)
+    return max(mcr.score(p, bytearray(NUM_FANS)), 0)
 
 
 def k_refused(app, key):

@@ -1,8 +1,25 @@
-"""Tournament system server: uploads of signed device records, standings, pages.
+"""Tournament system server: uploads of signed box records, standings, pages. Django on
+gunicorn; start it with ``python -m host_tools serve`` (``main``).
 
-Modules, one job each: ``app`` (HTTP server and router), ``db`` (sqlite3 / psycopg 3 layer),
-``migrations`` (versioned schema), ``auth`` (accounts, passwords, tokens), ``records`` (the
-device contract: envelope, signature, payload validation), ``store`` (domain storage and audit
-log), ``standings`` (results from stored data through host_tools.tournament), ``api`` (JSON
-endpoints), ``pages`` (HTML), ``openapi`` (/openapi.json). Start with ``python -m host_tools serve``.
+Django apps, each with its models, actions and migrations side by side:
+
+    boxes/        the boxes at the tables: devices and keys, the device contract (``contract``,
+                  ``contract_v1``: envelope, signature, payload, over protocol/), uploads
+                  (``ingest``, plain SQL in ``sql``), the one builder of a hand's row
+                  (``hand_row``), the referees' corrections, hands and rulings (``referee``),
+                  a hand re-scored from its tiles (``rescore``), a table's box swapped (``swap``)
+    tournaments/  tournaments, players, attendance, roles, seatings, penalties, play-offs, the
+                  hall's clock and more time (``clock``), a table's end and re-seat
+                  (``tables``), the audit log; ``actions.bump`` invalidates cached results
+    results/      results from what is stored: snapshot, integrity (quarantine), compute,
+                  cache, exports, progress (sessions complete) (its ``__init__`` lists them)
+    survival/     the survival event while it runs
+    api/          the JSON API (django-ninja): its schemas are the one source of /openapi.json
+    web/          the organizer's, referees' and public pages (a table's page: ``views.tables``,
+                  ``table_status``, the hand form ``hand_forms``)
+
+Modules: ``main`` (the ``serve`` command), ``settings`` (from the environment ``main`` sets),
+``urls``, ``wsgi``, ``dburl`` (``--db`` URLs), ``sqlite_backend`` (SQLite opened for durability),
+``errors`` (domain errors the API and pages map), ``numeric`` (numbers checked as text).
+The laptop's side (the sync tool and its HTTP client) is ``host_tools/sync``.
 """

@@ -11,3 +11,8 @@ class NotFound(LookupError):
 
 class Conflict(Exception):
     status = 409
+
+
+class BadRecord(ValueError):
+    """A malformed upload envelope or record payload (the device contract, ``boxes.contract``
+    and ``boxes.contract_v1``): HTTP 400 with this message."""

@@ -2,7 +2,8 @@
 
 ``Fraction("1e-10000000")`` builds a ten-million-digit integer and holds the server for minutes;
 ``int("9" * 100000)`` is slow too. So a number is first matched against a short pattern (at most
-12 digits on each side of the point or slash, no exponent), and only then converted.
+12 digits on each side of the point, no exponent), and only then converted. (The carry ratio
+of a Guangdong final is checked so by its format: ``formats.guangdong_004.ratio_text``.)
 """
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import re
 from fractions import Fraction
 
 _DECIMAL = re.compile(r"[+-]?[0-9]{1,12}(\.[0-9]{1,12})?")
-_RATIO = re.compile(r"[0-9]{1,12}(\.[0-9]{1,12})?(/[0-9]{1,12})?")
 _INT = re.compile(r"[+-]?[0-9]{1,12}")
 
 
@@ -40,17 +40,6 @@ def integer(text: str, what: str = "number", lo: int | None = None, hi: int | No
     if (lo is not None and v < lo) or (hi is not None and v > hi):
         raise BadNumber("%s must be between %s and %s" % (what, lo, hi))
     return v
-
-
-def ratio(text: str) -> Fraction:
-    """A carry ratio: "0.3", "1/3", "1" -> Fraction (the denominator must not be 0)."""
-    t = text.strip() if isinstance(text, str) else ""
-    if not _RATIO.fullmatch(t):
-        raise BadNumber('a ratio is written like "0.3" or "1/3"')
-    num, _, den = t.partition("/")
-    if den and int(den) == 0:
-        raise BadNumber("the denominator must not be 0")
-    return Fraction(num) / (int(den) if den else 1)
 
 
 def is_number(text: str) -> bool:

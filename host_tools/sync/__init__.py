@@ -12,7 +12,10 @@ signatures and request MACs protocol/sign.py. The modules here, one job each:
     client.py   the link client: HostLink (frames, resends), Box (requests, replies checked),
                 open_serial / find_port (--port auto)
     run.py      one sync run (Syncer, sync), provisioning and rekeying
-    server.py   uploads to the tournament server (ServerSink, Outcome)
+    summary.py  what a run did (Summary): counts, refusals, records set aside
+    server.py   uploads to the tournament server (ServerSink, Outcome); the envelope they
+                carry is protocol/envelope.py
+    box_config.py  the box's next session config from the server (fetch_box_config)
     store.py    files on the laptop: --offline DIR, --upload DIR, the quarantine folder
     keys.py     the key file, atomic writes
     text.py     what the box says, made safe to print and to parse

@@ -11,65 +11,24 @@ from __future__ import annotations
 import hmac
 import os
 import time
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from protocol import envelope as penvelope
 from protocol import frames as F
 from protocol.sign import record_sig_hex
 
 from .client import Box, HostLink, Record, open_serial
 from .errors import EXIT_FAIL, EXIT_REFUSED, DeviceError, ProtocolError, SyncError
 from .keys import key_for, load_keys, save_keys
-from .server import HELD, KNOWN, STORED, Outcome, ServerSink
+from .server import Outcome, ServerSink
 from .store import OfflineSink, Quarantine
+from .summary import Summary
 from .text import clean
 
 
-@dataclass
-class Summary:
-    pulled: int = 0
-    uploaded: int = 0
-    known: int = 0
-    refused: int = 0
-    held: int = 0  # stored by the server and held there for a referee
-    device: str = ""
-    acked: int = 0
-    refusals: list = field(default_factory=list)  # (seq, HTTP status, reason)
-    set_aside: list = field(default_factory=list)  # (seq, reason): set aside in this run
-    released: list = field(default_factory=list)  # seqs the server took on a retry
-    aside: list = field(default_factory=list)  # (seq, reason): set aside on the box after the run
-    link: dict = field(default_factory=dict)  # HostLink.stats: bytes and frames on the wire
-    auth_requests: int = 0  # authenticated requests (ACK, CLOCK, ASIDE...), each with a CHALLENGE
-    unacked: bool = False  # uploaded, but not acknowledged: no key here
-
-    def count(self, o: Outcome) -> None:
-        if o.status == STORED:
-            self.uploaded += 1
-        elif o.status == KNOWN:
-            self.known += 1
-        elif o.status == HELD:
-            self.uploaded += 1
-            self.held += 1
-
-    def line(self) -> str:
-        return "pulled %d, uploaded %d, already known %d, refused %d, set aside %d" % (
-            self.pulled, self.uploaded, self.known, self.refused, len(self.aside))
-
-    def details(self) -> list[str]:
-        """Lines for the referee after the summary: what waits for a decision."""
-        out = []
-        if self.held:
-            out.append("held by the server for a referee: %d record(s)" % self.held)
-        for seq in self.released:
-            out.append("released: record %d was taken by the server on a retry" % seq)
-        for seq, why in self.aside:
-            out.append("set aside: record %d: %s" % (seq, clean(why, 120)))
-        return out
-
-
 def envelope(device: str, rec: Record) -> dict:
-    import base64
-    return {"device": device, "seq": rec.seq, "payload": base64.b64encode(rec.payload).decode(), "sig": rec.sig}
+    """The upload envelope (protocol/envelope.py) of a record pulled from the box."""
+    return penvelope.make(device, rec.seq, rec.payload, rec.sig)
 
 
 class Syncer:
@@ -311,9 +270,9 @@ def sync(port: str, server: Optional[str] = None, offline: Optional[str] = None,
 
 def server_config(server: str, device: str, head: int, timeout: float) -> dict:
     """The next session of the box, from the table it is bound to in the server's published
-    seating (host_tools/server/client.py); fields the server leaves empty are left out, so the
-    box takes its defaults."""
-    from host_tools.server.client import ConfigError, fetch_box_config
+    seating (box_config.py); fields the server leaves empty are left out, so the box takes its
+    defaults."""
+    from .box_config import ConfigError, fetch_box_config
     try:
         cfg = fetch_box_config(server, device, head=head, timeout=timeout)
     except ConfigError as e:

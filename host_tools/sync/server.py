@@ -9,6 +9,8 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import Optional
 
+from protocol.envelope import BATCH_MAX
+
 from .errors import ServerError, SyncError
 from .text import clean
 
@@ -28,9 +30,7 @@ class Outcome:
 
 
 class ServerSink:
-    """POST {server}/api/records (or :batch, up to 200) with one persistent HTTP connection."""
-
-    BATCH_MAX = 200
+    """POST {server}/api/records (or :batch, up to BATCH_MAX) with one persistent HTTP connection."""
 
     def __init__(self, url: str, batch: bool = True, timeout: float = 15.0, tries: int = 3, pause: float = 0.2):
         u = urllib.parse.urlsplit(url)
@@ -91,7 +91,7 @@ class ServerSink:
         out: list[Outcome] = []
         i = 0
         while i < len(envs):
-            part = envs[i:i + self.BATCH_MAX]
+            part = envs[i:i + BATCH_MAX]
             res = self._batch(part) if self.batch and len(part) > 1 else None
             if res is None:
                 res = [self._one(e) for e in part]

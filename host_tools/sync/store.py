@@ -11,22 +11,22 @@ inside their folder.
 """
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import os
 import time
 from typing import Optional
 
+from protocol import envelope as penvelope
 from protocol.codec import device_id_ok
 from protocol.sign import record_sig_ok
 
 from .errors import EXIT_REFUSED, SyncError
 from .keys import atomic_write, fsync_dir, key_for, load_keys
 from .server import KNOWN, REFUSED, STORED, Outcome, ServerSink
+from .summary import Summary
 from .text import clean
 
-ENVELOPE_KEYS = {"device", "seq", "payload", "sig"}
+ENVELOPE_KEYS = set(penvelope.FIELDS)
 
 
 def _inside(root: str, *parts: str) -> str:
@@ -152,8 +152,8 @@ def check_envelope(env, name: str, keys: dict) -> Optional[str]:
     if not device_id_ok(dev) or not isinstance(seq, int) or isinstance(seq, bool) or seq_name(seq) != name:
         return "device or seq do not match the file name"
     try:
-        payload = base64.b64decode(env["payload"], validate=True)
-    except (binascii.Error, TypeError, ValueError):
+        payload = penvelope.decode_payload(env["payload"])
+    except ValueError:
         return "payload is not base64"
     key = key_for(keys, dev)
     if key is not None and not record_sig_ok(key, dev, seq, payload, env["sig"]):
@@ -165,7 +165,6 @@ def upload_dir(root: str, server: str, key_file: Optional[str] = None, progress=
                http_timeout: float = 15.0, quarantine: Optional[str] = None):
     """sync --upload DIR: send the files --offline wrote; stored ones move to <device>/uploaded/,
     refused ones (with --quarantine QDIR) to QDIR/<device>/ with the server's reason."""
-    from .run import Summary
     progress = progress or (lambda s: None)
     keys = load_keys(key_file)
     sink = ServerSink(server, batch=batch, timeout=http_timeout)
@@ -186,9 +185,9 @@ def upload_dir(root: str, server: str, key_file: Optional[str] = None, progress=
                 names = sorted(n for n in os.listdir(ddir) if n.endswith(".json") and n[:-5].isdigit())
             except OSError as e:
                 raise SyncError("cannot read %s: %s" % (ddir, e)) from None
-            for i in range(0, len(names), ServerSink.BATCH_MAX):
+            for i in range(0, len(names), penvelope.BATCH_MAX):
                 envs, paths = [], []
-                for n in names[i:i + ServerSink.BATCH_MAX]:
+                for n in names[i:i + penvelope.BATCH_MAX]:
                     p = os.path.join(ddir, n)
                     env = _read_json(p)
                     why = check_envelope(env, n, keys) if env else "not JSON"

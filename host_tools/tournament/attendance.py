@@ -3,16 +3,16 @@ who was absent, so that short tables and the players of tables that did not play
 the seeds instead of dropping out of the standings.
 
 * Seed 000 §一.3 若同桌不足四人: 三人正常比赛，打15盘，标准分计4、2、1分；两人当局不比赛，每人标准分计3分
-  （比赛分0分）；一人标准分计4分（比赛分0分）. ``scoring.mcr_table`` scores these; what it needs is
+  （比赛分0分）；一人标准分计4分（比赛分0分）. ``formats.mcr_000.mcr_table`` scores these; what it needs is
   a TableResult naming the present players (scores) and the absent (forfeits) of every seated
   table, whether or not the table keyed a hand.
 * Seed 004 §三.1: three play on; two present get the average of every table's top two, one
-  present the average of every table's first (``scoring.gd_session``).
+  present the average of every table's first (``formats.guangdong_004.gd_session``).
 
 ``session_tables`` builds those TableResults. DECISIONS:
 
 * A player is absent when the caller says so (a no-show, or a late arrival past the limit:
-  ``scoring.mcr_late`` / ``gd_late``); their results at the table, if any, do not count.
+  the format's ``late``); their results at the table, if any, do not count.
 * A table with no result (no hand keyed) and at most two players present did not play (the
   seeds: 两人当局不比赛): its present players get match 0 there, which the seeds' short-table
   rules then replace. With three or four present and no hand it has not played yet (or not

@@ -42,9 +42,12 @@ def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     return buf.getvalue()
 
 
-def standings_csv(standings: Sequence[Standing], names: Optional[Mapping[str, str]] = None) -> str:
+def standings_csv(standings: Sequence[Standing], names: Optional[Mapping[str, str]] = None,
+                  unplayed: Optional[Mapping[tuple, str]] = None) -> str:
     """Columns: rank, player, name, standard (empty for Guangdong), match, then per session i:
-    s{i}_table, s{i}_standard, s{i}_match, s{i}_status ("" played, "forfeit", "no play", "absent")."""
+    s{i}_table, s{i}_standard, s{i}_match, s{i}_status ("" played, "forfeit", "no play", "absent",
+    or for a session without a result what ``unplayed`` says of (session, player): e.g. "pending"
+    for a player seated at a table that has not played yet; the table then in s{i}_table)."""
     n = max((len(s.sessions) for s in standings), default=0)
     header = ["rank", "player", "name", "standard", "match"]
     for i in range(1, n + 1):
@@ -55,7 +58,8 @@ def standings_csv(standings: Sequence[Standing], names: Optional[Mapping[str, st
         for i in range(n):
             x = s.sessions[i] if i < len(s.sessions) else None
             if x is None:
-                row += ["", "", "", "absent"]
+                table, status = (unplayed or {}).get((i + 1, s.player), ("", "absent"))
+                row += [table, "", "", status]
             else:
                 status = "forfeit" if x.forfeit else ("" if x.played else "no play")
                 row += ["" if x.table is None else x.table, format_score(x.standard), format_score(x.match), status]

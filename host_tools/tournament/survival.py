@@ -1,7 +1,7 @@
 """Survival event of seed 000 (勇者争先赛, §三.2): one table's hands -> scores, busts and order;
-re-tabling; a whole event replayed from scripted tables (``run_survival_event``, for tests and
-audits). The live event (proposals, confirmations, placings as they are decided) is in
-``survival_live``; the numbers and tie rules themselves are in ``rules_min.survival`` (the box
+re-tabling. The event (proposals, confirmations, placings as they are decided, and a whole
+event replayed from scripted tables, ``run_survival_event``) is in ``survival_live``; the
+format (its results from stored data) is ``formats.mcr_survival``; the numbers and tie rules themselves are in ``rules_min.survival`` (the box
 uses the same module), with the seed's text and the decisions taken there.
 
 Here times are minutes since the event started (``Fraction``s, floats by their decimal
@@ -326,37 +326,3 @@ def survival_retable(
         chunk.sort(key=lambda w: (-w.score, rk(w.player)))
         tables.append(tuple(w.player for w in chunk))
     return tables, queue
-
-
-@dataclass(frozen=True)
-class SurvivalTableStart:
-    """What the event driver hands to ``play_table``: table number, seats E S W N, the scores the
-    players carry, the minute the table starts, and whether it is the last table."""
-
-    number: int
-    seats: tuple[str, ...]
-    scores: Mapping[str, Score]
-    start: Fraction
-    last: bool
-
-
-@dataclass(frozen=True)
-class SurvivalEventResult:
-    tables: tuple[tuple[SurvivalTableStart, SurvivalTableResult], ...]
-    ranking: tuple[SurvivalPlace, ...]
-
-
-def run_survival_event(
-    ranked: Sequence[str],
-    play_table: Callable[[SurvivalTableStart], Sequence[Any]],
-    start: Any = 0,
-) -> SurvivalEventResult:
-    """Drive a whole survival event: ``ranked`` is the preliminary ranking (best first) of the
-    entrants; ``play_table(table_start)`` returns the hands that table played (until a player was
-    out). Tables finishing at the same minute are re-tabled together. Returns every table and
-    the full ranking (places 1-4 from the last table per the seed; below, see the module doc).
-    The engine is ``survival_live.SurvivalEvent``, with every proposal confirmed as proposed.
-    """
-    from .survival_live import run_scripted
-
-    return run_scripted(ranked, play_table, start)

@@ -8,10 +8,10 @@ One engine, ``SurvivalEvent``, used three ways:
   hand records arrive, and ``standings()`` for the projector;
 * ``replay(ranked, start, tables)``: the same from stored data (tables as the referee confirmed
   them, with their hand records), never raising on what a table recorded (problems are listed);
-* ``run_scripted``: a whole event from scripted tables (tests, audits; ``survival.run_survival_event``).
+* ``run_survival_event``: a whole event from scripted tables (tests, audits).
 
 Times are absolute (epoch seconds from the records and the server's clock) unless a caller
-hands in its own ``multiplier_at`` / ``time`` (``run_scripted`` keeps minutes for old callers).
+hands in its own ``multiplier_at`` / ``time`` (``run_survival_event`` keeps minutes).
 
 The seed's principles (§三.2):
 
@@ -43,6 +43,7 @@ DECISIONS (beyond those of ``survival`` and ``rules_min.survival``):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, Optional, Sequence
 
@@ -60,6 +61,8 @@ from .survival import (
     Waiting,
     _as_hand,
     _rank_index,
+    _time,
+    survival_multiplier,
     survival_retable,
 )
 
@@ -142,7 +145,7 @@ def _seconds(t: Any, what: str = "time") -> int:
 class SurvivalEvent:
     """The event's state. ranked: the entrants in preliminary order (``survival_entrants``).
     start: when the event started (比赛开始, epoch seconds by default): the multipliers count
-    from it. multiplier_at / time: override the clock (``run_scripted`` uses minutes)."""
+    from it. multiplier_at / time: override the clock (``run_survival_event`` uses minutes)."""
 
     def __init__(self, ranked: Sequence[str], start: Any, multiplier_at: Optional[Callable[[Any], int]] = None,
                  time: Callable[[Any, str], Any] = _seconds, start_score: Score = START_SCORE):
@@ -407,12 +410,35 @@ def table_config(ev: SurvivalEvent, number: int, tournament: str, hall_table: Op
 
 # --------------------------------------------------------------------------- scripted
 
-def run_scripted(ranked: Sequence[str], play_table: Callable[[Any], Sequence[Any]], start: Any = 0):
-    """``survival.run_survival_event``: every proposal is confirmed as proposed when the tables
-    before it end (in time order; tables ending at the same moment re-table together), each table
-    plays the hands ``play_table`` gives. Times are minutes since ``start``."""
-    from .survival import SurvivalEventResult, SurvivalTableStart, _time, survival_multiplier
+@dataclass(frozen=True)
+class SurvivalTableStart:
+    """What the event driver hands to ``play_table``: table number, seats E S W N, the scores the
+    players carry, the minute the table starts, and whether it is the last table."""
 
+    number: int
+    seats: tuple[str, ...]
+    scores: Mapping[str, Score]
+    start: Fraction
+    last: bool
+
+
+@dataclass(frozen=True)
+class SurvivalEventResult:
+    tables: tuple[tuple[SurvivalTableStart, SurvivalTableResult], ...]
+    ranking: tuple[SurvivalPlace, ...]
+
+
+def run_survival_event(
+    ranked: Sequence[str],
+    play_table: Callable[[SurvivalTableStart], Sequence[Any]],
+    start: Any = 0,
+) -> SurvivalEventResult:
+    """Drive a whole survival event from scripted tables (for tests and audits): ``ranked`` is the
+    preliminary ranking (best first) of the entrants; ``play_table(table_start)`` returns the
+    hands that table played (until a player was out). Every proposal is confirmed as proposed
+    when the tables before it end (in time order; tables finishing at the same minute re-table
+    together). Times are minutes since ``start``. Returns every table and the full ranking
+    (places 1-4 from the last table per the seed; below, see ``survival``'s module doc)."""
     t0 = _time(start, "start")
     ev = SurvivalEvent(ranked, t0, multiplier_at=lambda t: survival_multiplier(t - t0), time=_time)
     played = []

@@ -38,6 +38,7 @@ export const FLASH_SIZE = 2 * 1024 * 1024; // the Pico's W25Q16JV
 export const FS_OFFSET = 0xa0000; // MicroPython rp2: littlefs from here to the end of flash
 const CYCLE_NS = 1e9 / 125e6;
 const SPIN_READS = 200;
+const PIO_BURST = 1000; // PIO steps per access to the block (see the constructor)
 export const FLASH_TIMES = { // [sector erase ns, page program ns]
   typical: [45e6, 0.4e6],
   max: [400e6, 3e6],
@@ -56,23 +57,27 @@ export class Chip {
    * bootrom: Uint32Array (16 KiB); uf2: bytes, or flash: a whole flash image to boot from
    * (a reboot after a power cut); update: a UF2 flashed over that image as the boot ROM's
    * drive does (a firmware update that keeps the filesystem); fsImage: bytes written at
-   * FS_OFFSET; elf: firmware ELF bytes (of the firmware that runs).
+   * FS_OFFSET (fsOffset: where this firmware's filesystem starts, 0x12C000 on the Pico W);
+   * elf: firmware ELF bytes (of the firmware that runs).
    */
-  constructor({ bootrom, uf2, flash, update, fsImage, elf, mode = 'cycles', flashTiming = true, log = null }) {
+  constructor({ bootrom, uf2, flash, update, fsImage, elf, mode = 'cycles', flashTiming = true, log = null,
+    fsOffset = FS_OFFSET }) {
+    this.fsOffset = fsOffset;
+    const hex = '0x' + fsOffset.toString(16).toUpperCase();
     const mcu = new RP2040();
     this.mcu = mcu;
     mcu.logger = new ConsoleLogger(log ? LogLevel.Debug : LogLevel.Error);
     mcu.loadBootrom(bootrom);
     if (flash) {
       mcu.flash.set(flash.subarray(0, FLASH_SIZE));
-      if (update && flashUf2(update, mcu.flash) > FS_OFFSET) throw new Error('firmware overlaps the filesystem at 0xA0000');
+      if (update && flashUf2(update, mcu.flash) > fsOffset) throw new Error(`firmware overlaps the filesystem at ${hex}`);
     } else {
       const top = loadUf2(uf2, mcu.flash);
-      if (top > FS_OFFSET) throw new Error('firmware overlaps the filesystem at 0xA0000');
+      if (top > fsOffset) throw new Error(`firmware overlaps the filesystem at ${hex}`);
     }
     if (fsImage) {
-      if (fsImage.length > FLASH_SIZE - FS_OFFSET) throw new Error('filesystem image too large');
-      mcu.flash.set(fsImage, FS_OFFSET);
+      if (fsImage.length > FLASH_SIZE - fsOffset) throw new Error('filesystem image too large');
+      mcu.flash.set(fsImage, fsOffset);
     }
     mcu.core.PC = 0x10000000;
     this.core = mcu.core;
@@ -116,6 +121,39 @@ export class Chip {
     const sio = mcu.sio;
     const sioRead = sio.readUint32.bind(sio);
     sio.readUint32 = (offset) => (offset === 0x50 || offset === 0x58 ? 0xffffffff : sioRead(offset));
+    // The PIO in rp2040js 1.4.1 runs 1000 steps when a state machine is enabled, then more on
+    // wall-clock timers (setTimeout) whenever node is idle: never while the core runs, not in step
+    // with the emulated clock, and for ever (node cannot exit). Here it runs those 1000 steps
+    // (a burst, in no emulated time) after each access to the block while a machine is enabled
+    // instead: a FIFO written or read (by the core or the DMA, whose transfers follow the emulated
+    // clock), an instruction executed, a machine enabled; so it advances when its inputs do, and
+    // the chip stays deterministic. What uses the PIO here is the Pico W's radio bus (CYW43439
+    // gSPI on GPIO 23/24/25/29) with no radio on it: a transfer of a few words per burst. A PIO
+    // program that counts time by itself (a delay loop, a pin it waits on) would need stepping
+    // with the clock, which this does not do.
+    // (rp2040js's own step also steps the disabled machines of a block, which a burst skips.)
+    for (const pio of mcu.pio) {
+      const burst = () => {
+        const on = pio.machines.filter((m) => m.enabled);
+        for (let i = 0; i < PIO_BURST && on.length; i++) {
+          for (const m of on) m.step();
+          pio.checkChangedPins();
+        }
+      };
+      pio.run = burst;
+      const write = pio.writeUint32.bind(pio);
+      const read = pio.readUint32.bind(pio);
+      pio.writeUint32 = (offset, value) => {
+        const was = pio.stopped;
+        write(offset, value);
+        if (!pio.stopped && !was) burst(); // (enabling a stopped one ran its burst already)
+      };
+      pio.readUint32 = (offset) => {
+        const v = read(offset);
+        if (!pio.stopped) burst();
+        return v;
+      };
+    }
     const wd = mcu.peripherals[WATCHDOG_BASE];
     wd.onWatchdogTrigger = () => {
       const sc = wd.scratchData;
@@ -405,5 +443,5 @@ export class Chip {
   /** The whole flash (2 MiB): firmware and filesystem, as a board would keep it without power. */
   flashImage() { return this.mcu.flash.slice(0, FLASH_SIZE); }
 
-  fsImage() { return this.mcu.flash.slice(FS_OFFSET, FLASH_SIZE); }
+  fsImage() { return this.mcu.flash.slice(this.fsOffset, FLASH_SIZE); }
 }

@@ -1,7 +1,8 @@
 // ISO 14443A type 2 tags (NTAG213) for the MFRC522 model: the layer-3 states (IDLE, READY,
 // ACTIVE, HALT) and READ / WRITE / HLTA / GET_VERSION / COMPATIBILITY_WRITE, as
-// tests/emulators/tags.py models them for the Python driver tests. Memory comes from the host in the project's tile-tag format (firmware/tile_tag.py
-// writes the record, the host encodes it). Timing in carrier cycles (fc = 13.56 MHz).
+// tests/emulators/tags.py models them for the Python driver tests. Memory comes from the host
+// in the project's tile-tag format (firmware/tags/tile_tag.py writes the record, the host
+// encodes it). Timing in carrier cycles (fc = 13.56 MHz).
 export const IDLE = 0;
 export const READY1 = 1;
 export const READY2 = 2;

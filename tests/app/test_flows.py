@@ -232,7 +232,7 @@ def test_a_power_cut_in_the_middle_of_a_hand_keeps_what_was_recorded(tmp_path):
 
 
 def test_fan_names_are_found_by_index():
-    from firmware import names
+    from firmware.ui import fan_names as names
     from rules_min import mcr_table, sichuan
     for m, n in ((mcr_table, 82), (sichuan, 11)):
         for s in (m.CN, m.EN):

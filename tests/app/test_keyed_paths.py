@@ -183,7 +183,7 @@ def test_the_winning_tile_mixed_in_voids_its_wait(tmp_path):
     assert t.app.d["event"]["win_tile_mixed"] is True
     gone = set(f for f, n in plain[2]) - set(f for f, n in mixed[2])
     # 边张, 嵌张 or 单钓 (seed 000 §一.2.8): the hand's wait fan goes, nothing else
-    from firmware import names
+    from firmware.ui import fan_names as names
     assert len(gone) == 1 and names.fan("mcr", gone.pop(), "cn")[0] in ("边张", "嵌张", "单钓将")
     assert mixed[3] == plain[3] - 1
     t.keys("1234")
@@ -201,7 +201,7 @@ def test_kong_replacement_claimed_asks_about_a_flower(tmp_path, answer, has_kong
     t.keys(answer + "D")
     ev = t.app.d["event"]
     assert ev["kong"] is True and ev.get("replacement_flower", False) == (answer == "1")
-    from firmware import names
+    from firmware.ui import fan_names as names
     fans = [names.fan("mcr", f, "cn")[0] for f, n in t.app.d["result"][2]]
     assert ("杠上开花" in fans) == has_kong_fan
     t.keys("1234")

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from firmware import texts
+from firmware.ui import texts
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
-MODULES = ["firmware.texts"] + ["firmware.flows." + p.stem for p in sorted((FIRMWARE / "flows").glob("*.py"))
+MODULES = ["firmware.ui.texts"] + ["firmware.flows." + p.stem for p in sorted((FIRMWARE / "flows").glob("*.py"))
                                 if p.stem not in ("__init__", "parts")]
 
 
@@ -45,7 +45,7 @@ def test_the_lines_of_a_table_are_in_the_order_of_their_numbers(name):
     assert lines and [consts[n] for n in lines] == list(range(len(lines))), name
     used = set(re.findall(r"\b(_[A-Z][A-Z_0-9]+)\b", src)) & set(consts)
     for n in lines:   # every text of a flow is shown somewhere (its constant appears twice or more)
-        assert len(re.findall(r"\b%s\b" % n, src)) >= 2 or name == "firmware.texts", (name, n)
+        assert len(re.findall(r"\b%s\b" % n, src)) >= 2 or name == "firmware.ui.texts", (name, n)
     assert used <= set(consts)
 
 

@@ -5,6 +5,7 @@ from rules_min import mcr
 from rules_min.mcr_table import name
 from rules_min.notation import parse
 from rules_min.tiles import parse_tile
+from rules_min.win import Win
 
 _RELABEL = ("喜相逢", "连六", "老少副")
 
@@ -22,10 +23,10 @@ def _norm(fans):
 
 def _score(ex):
     melds, counts, win, _ = parse(ex["hand"])
-    ft, total = mcr.score(melds, counts, win, self_drawn=ex["self_drawn"],
-                          seat_wind=parse_tile(ex["seat_wind"]),
-                          prevalent_wind=parse_tile(ex["prevalent_wind"]))
-    if ft is None:
+    ft = bytearray(mcr.NUM_FANS)
+    total = mcr.score(Win(melds, counts, win, self_drawn=ex["self_drawn"], seat_wind=parse_tile(ex["seat_wind"]),
+                          prevalent_wind=parse_tile(ex["prevalent_wind"])), ft)
+    if total < 0:
         return None, 0
     return [(name(f), ft[f]) for f in range(len(ft)) if ft[f]], total
 

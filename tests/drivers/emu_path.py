@@ -17,3 +17,12 @@ if sys.implementation.name != "micropython" and TESTS + "/shims" not in sys.path
     sys.path.append(TESTS + "/shims")
 
 MICROPYTHON = sys.implementation.name == "micropython"
+
+
+def needs_micropython():
+    """For a test that measures the heap (gc.mem_alloc: MicroPython only). Under pytest on CPython
+    it is skipped, and says where it runs: test_drivers_on_micropython.py runs this module on
+    the unix port and checks that every one of its tests passed there."""
+    if not MICROPYTHON:
+        import pytest
+        pytest.skip("measures MicroPython's heap: runs on the unix port (test_drivers_on_micropython.py)")

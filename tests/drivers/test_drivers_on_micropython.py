@@ -19,7 +19,7 @@ PLAIN = ["test_mfrc522.py", "test_pn532.py", "test_tile_tag.py", "test_keypad.py
          "test_ssd1306.py", "test_st7789.py"]
 DEVICE_MODULES = ["firmware/drivers/mfrc522.py", "firmware/drivers/pn532.py",
                   "firmware/drivers/keypad.py", "firmware/drivers/ssd1306.py",
-                  "firmware/drivers/st7789.py", "firmware/tile_tag.py"]
+                  "firmware/drivers/st7789.py", "firmware/tags/tile_tag.py"]
 
 
 

@@ -1,6 +1,7 @@
 """`mahjong-table score` / `settle` for people: what they print, in both languages, that every
 option is there and in --help, that errors point at the character, and that a subcommand
-imports only what it needs."""
+imports only what it needs. People number chairs 1-4 (options and text); the JSON keeps the
+protocols' seats 0-3."""
 import json
 import os
 import random
@@ -28,19 +29,21 @@ def run(*args, stdin=None):
 
 
 def test_the_issue_example_prints_fans_points_total_verdict_and_payments():
-    rc, out, err = run("score", KNIT, "--discard-from", "2", "--seat-wind", "E", "--round-wind", "E")
+    rc, out, err = run("score", KNIT, "--discard-from", "3", "--seat-wind", "E", "--round-wind", "E")
     assert rc == 0, err
     assert re.search(r"Knitted Straight +12 fans", out) and re.search(r"All Chows +2 fans", out)
-    assert re.search(r"Total +14 fans: reaches the 8 fans to win", out)
-    assert "seat 0 (winner) +38   seat 1 -8   seat 2 (discarder) -22   seat 3 -8" in out
-    rc, out, err = run("score", KNIT, "--discard-from", "2", "--lang", "zh")
+    assert re.search(r"Total +14 fans: reaches the 8 fans to win", out) and "on chair 3's discard" in out
+    assert "chair 1 (winner) +38   chair 2 -8   chair 3 (discarder) -22   chair 4 -8" in out
+    rc, out, err = run("score", KNIT, "--discard-from", "3", "--lang", "zh")
     assert rc == 0, err
     assert re.search(r"组合龙 +12番", out) and re.search(r"合计 +14番：够8番起和", out)
-    assert "0号位（和牌） +38" in out and "2号位（放铳） -22" in out
+    assert "1号位（和牌） +38" in out and "3号位（放铳） -22" in out
+    rc, out, err = run("score", KNIT, "--discard-from", "1", "--winner", "4")
+    assert rc == 0 and "chair 4 (winner) +38" in out and "chair 1 (discarder) -22" in out, err
 
 
 def test_json_is_the_protocols_reply_for_the_same_request():
-    rc, out, _ = run("score", KNIT, "--discard-from", "2", "--json")
+    rc, out, _ = run("score", KNIT, "--discard-from", "3", "--json")  # chair 3 is the protocol's seat 2
     req = {"id": 1, "hand": KNIT, "seat_wind": "E", "prevalent_wind": "E", "flowers": 0, "winner": 0, "discarder": 2}
     assert rc == 0 and out.strip() == score_line(json.dumps(req), "mcr")
 
@@ -68,7 +71,7 @@ def test_errors_point_at_the_character():
 def test_not_a_win_says_how_far_from_ready():
     rc, out, _ = run("score", "123456789m123s1p2p")
     assert rc == 1 and "shanten 0" in out and "错和" in out
-    rc, out, _ = run("score", "123m456m234s678p5p5pab", "--discard-from", "1")
+    rc, out, _ = run("score", "123m456m234s678p5p5pab", "--discard-from", "2")
     assert rc == 1 and "7 fans (5 without flowers)" in out and "not a win: no payments" in out
 
 
@@ -80,29 +83,31 @@ def test_every_win_flag_of_the_table_is_an_option_and_does_what_it_says():
         for key in keyed.flags(rules, "s"):
             assert "--" + key.replace("_", "-") in options, key
     edge = "[789s1][EEE1]12m456p99p3m"   # 边张 1 of 13
-    assert re.search(r"Total +13 fans", run("score", edge, "--discard-from", "1")[1])
-    assert re.search(r"Total +12 fans", run("score", edge, "--discard-from", "1", "--win-tile-mixed")[1])
+    assert re.search(r"Total +13 fans", run("score", edge, "--discard-from", "2")[1])
+    assert re.search(r"Total +12 fans", run("score", edge, "--discard-from", "2", "--win-tile-mixed")[1])
     kong = "[7777s]123s123s123s99s"
     out = run("score", kong, "--self-drawn", "--kong", "--replacement-flower")[1]
     assert "Out with Replacement Tile" not in out and "Self-Drawn" in out and "117 fans" in out
-    out = run("score", KNIT, "--discard-from", "2", "--misnamed")[1]
-    assert "seat 0 (winner) +38   seat 1 0   seat 2 (discarder) -38   seat 3 0" in out
-    out = run("score", KNIT, "--discard-from", "2", "--last-of-kind")[1]
+    out = run("score", KNIT, "--discard-from", "3", "--misnamed")[1]
+    assert "chair 1 (winner) +38   chair 2 0   chair 3 (discarder) -38   chair 4 0" in out
+    out = run("score", KNIT, "--discard-from", "3", "--last-of-kind")[1]
     assert "Last Tile" in out and "18 fans" in out
-    rc, _, err = run("score", KNIT, "--discard-from", "2", "--kong", "--last-tile")
+    rc, _, err = run("score", KNIT, "--discard-from", "3", "--kong", "--last-tile")
     assert rc == 1 and "bad_flags" in err and "海底捞月" in err
     rc, _, err = run("score", "123m456m789m11s234s", "--rules", "sichuan", "--win-tile-mixed")
     assert rc == 2 and "--win-tile-mixed is not a flag of sichuan" in err
 
 
-def test_sichuan_and_guangdong_print_their_values_and_payments_by_seat():
-    rc, out, _ = run("score", "123m456m789m11s234s", "--rules", "sichuan", "--discard-from", "3", "--missing-suit", "p")
-    assert rc == 0 and "Value" in out and "seat 0 (winner) +20" in out and "seat 3 (discarder) -20" in out
+def test_sichuan_and_guangdong_print_their_values_and_payments_by_chair():
+    rc, out, _ = run("score", "123m456m789m11s234s", "--rules", "sichuan", "--discard-from", "4", "--missing-suit", "p")
+    assert rc == 0 and "Value" in out and "chair 1 (winner) +20" in out and "chair 4 (discarder) -20" in out
     rc, out, _ = run("score", "123m456m789m11s234s", "--rules", "sichuan", "--self-drawn", "--kong", "--lang", "zh")
-    assert rc == 0 and "杠上开花" in out and "0号位（和牌） +240" in out           # 3 fans = 80 from each
+    assert rc == 0 and "杠上开花" in out and "1号位（和牌） +240" in out           # 3 fans = 80 from each
     rc, out, _ = run("score", "123m456m789m11s234s", "--rules", "guangdong", "--self-drawn", "--horses", "1m", "E")
-    assert rc == 0 and "seat 0 (winner) +24" in out                                # x1 = 2, two hits x4
-    rc, out, _ = run("score", "123m456m789m11s222s", "--rules", "guangdong", "--discard-from", "1")
+    assert rc == 0 and "chair 1 (winner) +24" in out                               # x1 = 2, two hits x4
+    rc, out, _ = run("score", "123m456m789m11s234s", "--rules", "guangdong", "--self-drawn", "--horses", "1m", "E", "--dealer", "2")
+    assert rc == 0 and "chair 1 (winner) +6" in out   # dealer chair 2: chair 1 is its left (4/8/N), 1m and E miss
+    rc, out, _ = run("score", "123m456m789m11s222s", "--rules", "guangdong", "--discard-from", "2")
     assert rc == 1   # a chicken hand wins only by self-draw
 
 
@@ -134,7 +139,7 @@ HEAVY = ("host_tools.sync", "host_tools.tags", "host_tools.server", "serial", "h
 
 
 def test_a_subcommand_imports_only_what_it_needs(tmp_path):
-    mods = _imports("score", KNIT, "--discard-from", "2")
+    mods = _imports("score", KNIT, "--discard-from", "3")
     assert "rules_min.request" in mods and "rules_min.mcr" in mods
     assert not [m for m in mods if m in HEAVY or m.startswith("host_tools.server")], sorted(mods)
     assert "rules_min.settle" not in mods and "rules_min.shanten" not in mods
@@ -154,11 +159,17 @@ def test_settle_file_for_people_in_both_languages(tmp_path):
                              {"bar": 3, "reason": "delaying"}]))
     rc, out, err = run("settle", str(f), "--rules", "sichuan")
     assert rc == 0, err
-    assert re.search(r"seat 2 -> seat 1 +20  kong income passed to the winner", out)
-    assert "Per seat: seat 0 -20   seat 1 +40   seat 2 -20   seat 3 -50" in out
-    assert "seat 3: barred from winning this hand: delaying the discard (event 2)" in out
+    assert re.search(r"chair 3 -> chair 2 +20  kong income passed to the winner", out)
+    assert "Per chair: chair 1 -20   chair 2 +40   chair 3 -20   chair 4 -50" in out
+    assert "chair 4: barred from winning this hand: delaying the discard (event 2)" in out
     rc, out, _ = run("settle", str(f), "--rules", "sichuan", "--lang", "zh")
-    assert "杠钱转移给和牌者（呼叫转移）" in out and "3号位：本盘停和陪打：拖延出牌" in out
+    assert "杠钱转移给和牌者（呼叫转移）" in out and "4号位：本盘停和陪打：拖延出牌" in out
+    mcr = tmp_path / "mcr.json"
+    mcr.write_text(json.dumps([{"win": 1, "from": 0, "hand": KNIT}]))  # the file's seats are the protocol's 0-3
+    rc, out, _ = run("settle", str(mcr), "--dealer", "3")
+    assert rc == 0 and "dealer chair 3" in out and "chair 4 deals next" in out and "chair 1 -> chair 2" in out, out
+    rc, out, _ = run("settle", str(mcr), "--dealer", "3", "--json")
+    assert json.loads(out)["next_dealer"] == 3  # dealer chair 3 is seat 2; MCR's dealer passes to seat 3
     rc, out, _ = run("settle", str(f), "--rules", "sichuan", "--json")
     assert json.loads(out)["deltas"] == [-20, 40, -20, -50]
     f.write_text(json.dumps({"dealer": 1, "events": [{"win": 0, "from": 1, "hand": "12x3m"}]}))
@@ -189,8 +200,8 @@ def test_every_reason_and_flag_the_engine_writes_has_its_chinese():
     assert not left, sorted(left)
 
 
-@pytest.mark.parametrize("args", [("score", "--discard-from", "9", KNIT), ("score", KNIT, "--self-drawn",
-                                                                            "--discard-from", "1"),
+@pytest.mark.parametrize("args", [("score", "--discard-from", "9", KNIT), ("score", KNIT, "--discard-from", "0"),
+                                  ("score", KNIT, "--discard-from", "1"), ("score", KNIT, "--self-drawn", "--discard-from", "2"),
                                   ("score", "--json"), ("settle", "--lang", "zh")])
 def test_bad_option_combinations_are_usage_errors(args):
     rc, _, err = run(*args)

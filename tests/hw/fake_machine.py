@@ -1,5 +1,5 @@
 # A stand-in for MicroPython's `machine` module, wired to the register-level emulators of
-# tests/emulators as a board config says: firmware/board.py builds the real drivers on it.
+# tests/emulators as a board config says: firmware/board/ builds the real drivers on it.
 # Runs on CPython and on the MicroPython unix port (no f-strings, no dataclasses).
 from emulators.fakepins import FakePin
 from emulators.keypad_emu import KeyMatrix

@@ -10,7 +10,8 @@ from emulators import tags
 from emulators.mfrc522_emu import MFRC522Emu
 from emulators.ssd1306_emu import SSD1306Emu
 from fake_machine import FakeMachine
-from firmware import main, tile_tag
+from firmware import main
+from firmware.tags import tile_tag
 from firmware.drivers import mfrc522
 
 root = sys.argv[1]

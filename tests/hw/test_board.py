@@ -1,4 +1,4 @@
-"""Board configs and firmware/board.py: each MicroPython config builds the real drivers on the
+"""Board configs and firmware/board/: each MicroPython config builds the real drivers on the
 emulated parts (tests/emulators) through a stand-in `machine`, with the pins and buses the
 config names; the device loop then reads keys off the key matrix and tags off the reader, and
 draws on the display."""
@@ -10,7 +10,8 @@ from emulators.pn532_emu import PN532Emu
 from emulators.ssd1306_emu import SSD1306Emu
 from emulators.st7789_emu import ST7789Emu
 from fake_machine import FakeMachine
-from firmware import board, tile_tag
+from firmware import board
+from firmware.tags import tile_tag
 from firmware.app import App
 from firmware.journal import Journal
 from firmware.main import Device
@@ -194,7 +195,7 @@ def test_circuitpython_build_with_stand_ins():
             return None
 
     # the MFRC522's chip select: the driver calls the pin callable; route it to the emulator
-    from firmware import board_cp
+    from firmware.board import circuitpython as board_cp
     real_out = board_cp._cp_out
 
     def cp_out(dio, pin, value=1, open_drain=False):
@@ -231,13 +232,13 @@ def test_the_firmware_never_imports_the_simulator():
         assert not re.search(r"^\s*(from|import)\s+simulator\b", text, re.M), p
         assert "simulator import" not in text and "__import__(\"simulator" not in text, p
         # the port's own modules (framebuf, displayio) and the flat stdio scripts: checked above
-        if p.name not in ("__init__.py", "display_displayio.py", "board_cp.py", "ssd1306.py", "st7789.py",
+        if p.name not in ("__init__.py", "displayio_screen.py", "circuitpython.py", "ssd1306.py", "st7789.py",
                           "settle_stdio.py"):
             mods.append(".".join(p.relative_to(repo).with_suffix("").parts))
     code = ("import sys\n" + "".join("import %s\n" % m for m in mods) +
             "bad = [m for m in sys.modules if m.split('.')[0] == 'simulator']\n"
             "assert not bad, bad\n"
-            "from firmware import render\n"
+            "from firmware.ui import render\n"
             "assert render.framebuf is None, render.framebuf\n")
     p = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr

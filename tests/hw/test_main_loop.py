@@ -157,7 +157,7 @@ def test_tag_checker_from_the_keypad(tmp_path):
 
 def test_tag_settings_persist(tmp_path):
     from firmware.main import load_tag_settings
-    from firmware.tile_tag import UidRegistry
+    from firmware.tags.tile_tag import UidRegistry
     dev, hw, t = make(tmp_path)
     blob = UidRegistry.build(7, [(b"\x3a\x9c\x51\xd2", 4, 1)])
     dev.save_tag_settings(7, blob)
@@ -216,7 +216,7 @@ def test_boot_and_serve(tmp_path):
 
 
 def test_an_idle_screen_dims_and_moves_and_the_first_key_still_counts(tmp_path):
-    from firmware.screensaver import DIM_AFTER_MS, SHIFT_MS
+    from firmware.ui.screensaver import DIM_AFTER_MS, SHIFT_MS
     t = [0]
     p = sparts.Parts()
     hw = board.build(board.load("sim"), {"parts": p})

@@ -1,5 +1,5 @@
 """The boxes on a serial port run firmware/main.py's device loop, not a loop of the link alone:
-`python -m simulator --serial` (CPython, a pty) and firmware/link_stdio.py (the MicroPython unix
+`python -m simulator --serial` (CPython, a pty) and firmware/link/stdio.py (the MicroPython unix
 port on stdin/stdout) answer the tags mode's TAGS request, which only the device loop's Device
 attaches to the link, and the simulator's box reads tags off its reader while the host watches."""
 import os
@@ -7,8 +7,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-
-import pytest
 
 from host_tools.tags import LinkClient, open_port
 
@@ -64,14 +62,14 @@ def test_simulator_on_a_pty_runs_the_device_loop(tmp_path):
     assert "[Tag check]" in screens and "5m copy 1" in screens
 
 
-@pytest.mark.skipif(not MICROPYTHON.exists(), reason="micropython not in this venv")
 def test_micropython_link_device_runs_the_device_loop(tmp_path):
+    assert MICROPYTHON.exists(), "needs the MicroPython unix port at %s (make venv installs it)" % MICROPYTHON
     m, s = os.openpty()
     import tty
     tty.setraw(s)
     path = os.ttyname(s)
     os.close(s)
-    proc = subprocess.Popen([str(MICROPYTHON), "-X", "heapsize=512K", str(REPO / "firmware" / "link_stdio.py"),
+    proc = subprocess.Popen([str(MICROPYTHON), "-X", "heapsize=512K", str(REPO / "firmware" / "link" / "stdio.py"),
                              "--journal", str(tmp_path / "j"), "--key", str(tmp_path / "k"), "--device-id", "mp-9",
                              "--stats", str(tmp_path / "stats.json")],
                             stdin=m, stdout=m, stderr=subprocess.PIPE, cwd=REPO, env=dict(os.environ, MICROPYPATH=str(REPO)))

@@ -1,4 +1,4 @@
-# Power-loss proof of firmware/journal.py on littlefs (MicroPython unix port, VfsLfs2).
+# Power-loss proof of firmware/journal/ on littlefs (MicroPython unix port, VfsLfs2).
 #   micropython -X heapsize=256K tests/journal/powercut.py [--only-clean] [--posix DIR] [--mpy DIR]
 #                                                          [--bs BLOCK_SIZE --blocks COUNT]
 #
@@ -37,11 +37,11 @@ def _dirname(p):
 HERE = _dirname(__file__)
 sys.path.insert(0, HERE)
 sys.path.insert(0, HERE + "/../..")
-if "--mpy" in sys.argv:  # a folder holding firmware/journal.mpy from mpy-cross: test the build
+if "--mpy" in sys.argv:  # a folder holding firmware/journal/*.mpy from mpy-cross: test the build
     sys.path.insert(0, sys.argv[sys.argv.index("--mpy") + 1])
 
 from flakybdev import FlakyBdev  # noqa: E402
-from firmware import journal as jm  # noqa: E402
+from firmware.journal import journal as jm  # noqa: E402
 
 MNT = "/fl"
 BS = 512  # flash block size (--bs)

@@ -1,4 +1,4 @@
-"""firmware/journal.py on CPython over a plain directory: format, recovery, ack, pruning, space.
+"""firmware/journal/ on CPython over a plain directory: format, recovery, ack, pruning, space.
 The power-loss sweep on littlefs is test_journal_powercut.py (MicroPython)."""
 import os
 import random
@@ -8,8 +8,8 @@ import zlib
 
 import pytest
 
-from firmware import journal as jm
-from firmware.journal import HEADER, JournalCorrupt, JournalFull
+from firmware.journal import journal as jm
+from firmware.journal.format import HEADER, JournalCorrupt, JournalFull
 
 _opened = []
 
@@ -591,7 +591,7 @@ def test_an_interrupted_append_leaves_a_consistent_journal(jdir, monkeypatch, wh
     assert [bytes(p) for _, p in j.records()] == want
 
 
-# ------------------------------------------------------------------ prepare / commit / streaming
+# ------------------------------------------------------------------ prepare / commit
 
 
 def test_prepare_writes_nothing_to_the_journal_until_commit(jdir):
@@ -656,22 +656,6 @@ def test_prepare_starts_a_new_segment_when_the_record_does_not_fit(jdir):
     assert len(j.segments()) > 3 and records(j) == [(i, payload(i)) for i in range(1, 20)]
     for name in seg_files(jdir):
         assert os.path.getsize(os.path.join(jdir, name)) <= 1100
-
-
-def test_append_stream_writes_the_same_bytes_as_append(tmp_path):
-    pieces = [b"\x01", '{"a":', "\u4e2d\u6587", b",", "1}"]
-    a = Journal(str(tmp_path / "a"))
-    a.append(b"".join(p.encode() if isinstance(p, str) else p for p in pieces))
-    b = Journal(str(tmp_path / "b"))
-    assert b.append_stream(lambda w: [w(p) for p in pieces]) == 1
-    assert read(str(tmp_path / "a" / "j0000.log")) == read(str(tmp_path / "b" / "j0000.log"))
-
-
-def test_append_stream_refuses_a_payload_over_max_payload(jdir):
-    j = Journal(jdir, max_payload=20)
-    with pytest.raises(ValueError):
-        j.append_stream(lambda w: [w(b"0123456789") for _ in range(3)])
-    assert j.last_seq == 0 and j.append_stream(lambda w: w(b"fits")) == 1
 
 
 # ------------------------------------------------------------------ CRC

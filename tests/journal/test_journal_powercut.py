@@ -56,12 +56,13 @@ def test_every_power_cut_point_recovers(tmp_path, geometry):
 
 def test_the_mpy_build_of_the_journal_runs(tmp_path):
     # the device runs mpy-cross output: compile it and run the clean scenarios from the .mpy
-    (tmp_path / "firmware").mkdir()
+    (tmp_path / "firmware" / "journal").mkdir(parents=True)
     shutil.copy(REPO / "firmware" / "__init__.py", tmp_path / "firmware")
-    subprocess.run([str(MPY_CROSS), "-o", str(tmp_path / "firmware" / "journal.mpy"),
-                    str(REPO / "firmware" / "journal.py")], check=True, cwd=REPO)
+    for mod in ("compat", "heap", "journal/__init__", "journal/format", "journal/recovery", "journal/journal"):
+        subprocess.run([str(MPY_CROSS), "-o", str(tmp_path / "firmware" / (mod + ".mpy")),
+                        str(REPO / "firmware" / (mod + ".py"))], check=True, cwd=REPO)
     # the 512B-blocks geometry's heap: the harness's 32 KB images want unfragmented room
     proc, _ = run("--only-clean", "--mpy", tmp_path, heap=GEOMETRIES["512B-blocks"][1])
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "journal module: %s" % (tmp_path / "firmware" / "journal.mpy") in proc.stdout
+    assert "journal module: %s" % (tmp_path / "firmware" / "journal" / "journal.mpy") in proc.stdout
     assert "powercut: OK" in proc.stdout

@@ -17,8 +17,8 @@ import tempfile
 
 import pytest
 
-from firmware import texts
-from firmware.tile_tag import encode
+from firmware.ui import texts
+from firmware.tags.tile_tag import encode
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 UF2 = os.path.join(REPO, "build", "pico-uf2", "firmware.uf2")
@@ -62,7 +62,7 @@ def frame(ftype, seq, payload=b"", bad_crc=False):
 def garbage():
     rnd = random.Random(10)
     # no Ctrl-C (0x03) in this flood: the link turns KeyboardInterrupt off at the first byte it
-    # reads, and a 0x03 in the USB packet that brings that byte is seen before (firmware/link.py)
+    # reads, and a 0x03 in the USB packet that brings that byte is seen before (firmware/link/engine.py)
     out = bytearray(rnd.choice(NOT_CTRL_C) for _ in range(1500))
     out += b"\x04\x01\x02\x04"  # Ctrl-D, raw REPL, Ctrl-D: mean nothing to the running box
     out += b"\x00" + b"\x55" * 3000 + b"\x00"  # an oversized frame

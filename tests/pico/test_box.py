@@ -28,8 +28,8 @@ def host_glass(steps):
     """The 128x64 frame the desktop renderer draws for the app after `steps`, MONO_VLSB."""
     from firmware.app import App
     from firmware.journal import Journal
-    from firmware import framebuf_py, render
-    from firmware.render import Renderer
+    from firmware.ui import framebuf_py, render
+    from firmware.ui.render import Renderer
     from simulator import framebuf_compat as framebuf
     if render.framebuf is None:   # render.py draws through a framebuf the caller registers on CPython
         render.use_framebuf(framebuf_py)
@@ -53,7 +53,7 @@ def run_until_frames(p, n, max_ms=5000):
 
 @pytest.mark.parametrize("firmware", ["stock", "frozen"])
 def test_board_boots_and_answers_keys_and_tags(node_ready, box_fs, firmware):
-    from firmware import tile_tag
+    from firmware.tags import tile_tag
     if firmware == "frozen":
         if not os.path.exists(UF2):
             pytest.fail("no frozen UF2 at %s: `make pico-uf2` builds it (make pico-test does)" % UF2)

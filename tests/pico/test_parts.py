@@ -276,7 +276,7 @@ for p in range(8):
 
 # ---- the board's own scanner on these lines ----------------------------------------------------
 def test_the_boards_keypad_reads_each_bouncing_press_once_and_no_phantom_key(chip):
-    # board_configs/pico.py through firmware/board.py's builder, as main.py builds it: columns
+    # board_configs/pico.py through firmware/board/'s builder, as main.py builds it: columns
     # with the RP2040's pull-ups (without them the floating lines read phantom keys), rows
     # released between scans, each press debounced across its bounce: one key per press
     t = chip.ms + 400

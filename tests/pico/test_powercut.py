@@ -1,5 +1,5 @@
 # Power cuts on the emulated Pico: the chip stops at a flash erase/program call with the flash as
-# it was, boots again from that flash, and the journal (firmware/journal.py on MicroPython's
+# it was, boots again from that flash, and the journal (firmware/journal/ on MicroPython's
 # littlefs, the real rp2 flash driver) holds exactly the records whose append had returned, plus
 # at most the one in flight. A sample of the cut points runs by default; PICO_FULL_SWEEP=1 cuts
 # at every flash write.
@@ -49,6 +49,8 @@ def boot_to_repl(p, files=None, keep=False):
     assert st == "ok" and out.strip() == "up", (st, out, err)
 
 
+# PICO_FULL_SWEEP cuts at every flash write (~2 s each on a busy machine): longer than the default limit
+@pytest.mark.timeout(3600 if os.environ.get("PICO_FULL_SWEEP") else None)
 def test_power_cut_at_flash_writes_keeps_committed_records(node_ready, journal_files):
     with Pico(mode="cycles", flash_timing=False) as p:
         boot_to_repl(p, journal_files)

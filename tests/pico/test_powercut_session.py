@@ -63,7 +63,7 @@ def resumed_glass(records):
     clock starts there: the title's minutes left read 119 of 120 once any time has passed)."""
     from firmware.app import App
     from firmware.journal import Journal
-    from firmware.render import Renderer
+    from firmware.ui.render import Renderer
     from simulator import framebuf_compat as framebuf
     with tempfile.TemporaryDirectory(dir=os.path.join(REPO, "build")) as d:
         j = Journal(d)
@@ -160,6 +160,8 @@ def bounds(u, k):
     return lo, max(lo, hi)
 
 
+# ~55 s a hand on a busy 2-core machine (106 s for the default 2): PICO_FULL's 16 get their own limit
+@pytest.mark.timeout(None if HANDS <= 2 else 150 * HANDS)
 def test_power_cut_at_every_flash_mutation(uncut):
     u = uncut
     ops = u["ops"]

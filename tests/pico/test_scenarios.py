@@ -48,6 +48,8 @@ def test_every_shipped_scenario_runs_here():
     assert {os.path.basename(p)[:-4] for p in SCENARIOS} >= set(DEFAULT)
 
 
+# PICO_FULL plays the whole 16-hand session too (~1 min a hand on a busy machine)
+@pytest.mark.timeout(3600 if FULL else None)
 @pytest.mark.parametrize("script,build", runs())
 def test_scenario_journal_is_the_desktops(node_ready, script, build):
     from pico.sim import journal_diff, only_minutes_differ, play_chip, play_desktop

@@ -77,6 +77,9 @@ def test_messages_name_the_field():
 
 def test_defaults_fill_a_copy():
     c = config.with_defaults(cfg(rules="sichuan"))
-    assert c["hands"] == 8 and c["minutes"] == 60 and c["lang"] == "cn"
+    # RULES.md: a Sichuan table has no time limit unless the organizer sets one (no minutes)
+    assert c["hands"] == 8 and "minutes" not in c and c["lang"] == "cn"
+    assert config.with_defaults(cfg(rules="sichuan", minutes=90))["minutes"] == 90
+    assert config.with_defaults(cfg())["minutes"] == 120
     assert "hands" not in GOOD
     assert config.with_defaults(cfg(hands=4))["hands"] == 4

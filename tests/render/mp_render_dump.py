@@ -18,7 +18,7 @@ HERE = _dirname(__file__)
 sys.path.append(HERE + "/../..")  # the repository root, for firmware.*
 
 import fb_ops  # noqa: E402
-from firmware.render import Renderer  # noqa: E402
+from firmware.ui.render import Renderer  # noqa: E402
 from render_samples import SCREENS, SIZES  # noqa: E402
 
 BAND = 16

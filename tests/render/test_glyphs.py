@@ -1,14 +1,18 @@
-"""The glyph subsets firmware/glyphs_12.py and glyphs_16.py: rebuilt byte for byte from the
+"""The glyph subsets firmware/ui/glyphs_12.py and glyphs_16.py: rebuilt byte for byte from the
 installed font (Debian package xfonts-wqy), well-formed, and holding every character the device
-shows: ASCII, the fan names of mcr_fans.tsv, the word lists of host_tools/glyphs.py and every
+shows: ASCII, the fan names of mcr_fans.tsv, the word lists of tools/glyphs.py and every
 string constant of rules_min/ and firmware/. A missing glyph fails here."""
 import struct
+import sys
+from pathlib import Path
 
 import pytest
 
-from firmware import glyphs_12, glyphs_16
-from firmware.render import Font
-from host_tools import glyphs as tool
+from firmware.ui import glyphs_12, glyphs_16
+from firmware.ui.render import Font
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+import glyphs as tool  # noqa: E402
 
 MODULES = {12: glyphs_12, 16: glyphs_16}
 
@@ -48,8 +52,8 @@ def test_check_mode_reports_a_stale_module(tmp_path, capsys):
 @pytest.mark.parametrize("size", sorted(MODULES))
 def test_rebuild_gives_the_committed_module_byte_for_byte(size, rebuilt):
     text, _ = rebuilt[size]
-    committed = (tool.REPO / "firmware" / tool.FONTS[size][3]).read_text(encoding="utf-8")
-    assert text == committed, "stale %s: run `python -m host_tools.glyphs`" % tool.FONTS[size][3]
+    committed = (tool.OUT / tool.FONTS[size][3]).read_text(encoding="utf-8")
+    assert text == committed, "stale %s: run `python tools/glyphs.py`" % tool.FONTS[size][3]
 
 
 def test_check_mode_agrees(capsys):

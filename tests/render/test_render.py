@@ -1,4 +1,4 @@
-"""firmware/render.py on CPython (simulator/framebuf_compat.py) and on MicroPython (the unix
+"""firmware/ui/render.py on CPython (simulator/framebuf_compat.py) and on MicroPython (the unix
 port's real framebuf): the same screens give the same bytes, by blit, by hline runs and drawn in
 bands as the ST7789 driver does. PNGs of every sample go to a temporary folder (or to
 $RENDER_PNG_DIR) for a look."""
@@ -17,7 +17,7 @@ sys.path.insert(0, str(HERE))
 import fb_ops  # noqa: E402
 from render_samples import SCREENS, SIZES  # noqa: E402
 
-from firmware.render import MONO, Renderer, colors565, load_font  # noqa: E402
+from firmware.ui.render import MONO, Renderer, colors565, load_font  # noqa: E402
 from simulator import framebuf_compat as fbc  # noqa: E402
 from simulator import png  # noqa: E402
 

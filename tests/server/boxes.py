@@ -36,6 +36,7 @@ class Box:
         self.device, self.dir, self.env = device, workdir / device, dict(env)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.env["MAHJONG_TABLE_SIM_MARKER"] = str(self.dir / "marker")
+        self.env["MAHJONG_TABLE_QUARANTINE"] = str(self.dir / "quarantine")  # not ./quarantine in the checkout
         self.proc = None
         self.pty = None
         self.keys = workdir / "keys.json"

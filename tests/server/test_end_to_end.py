@@ -6,7 +6,7 @@ import random
 import threading
 
 from host_tools.tournament.exports import format_score
-from host_tools.tournament.scoring import mcr_standings
+from host_tools.tournament.formats.mcr_000 import mcr_standings
 
 from .conftest import uid
 from .helpers import Device, synthetic_session

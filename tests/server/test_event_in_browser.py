@@ -4,8 +4,8 @@ real server (gunicorn, SQLite), with four simulated boxes on PTYs and the sync t
 create the tournament, import 16 players from a CSV, make a referee account, register and bind
 four boxes, seat session 1 by draw, swap two players, publish (projector, table sheets); each
 box gets its config from the server through the sync tool, plays an MCR session and syncs (box
-4 fails before its last hand); the referee corrects a hand by player name and enters box 4's
-last hand by hand; session 2 is seated by rank and played (a spare box replaces box 4); a
+4 fails before its last hand); the referee corrects a hand by player name, enters box 4's
+last hand by hand and ends its table; session 2 is seated by rank and played (a spare box replaces box 4); a
 penalty is given by picking a player; standings, awards, exports (CSV, EMA), the audit log,
 and the pages in Chinese. With SERVER_SCREENS=1 a screenshot of every page goes to
 build/screens/server/ (docs/screens/server/ with SERVER_SCREENS_UPDATE=1: make server-screens)."""
@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from host_tools.server.client import ConfigError, fetch_box_config
+from host_tools.sync.box_config import ConfigError, fetch_box_config
 
 from .boxes import Box, environ, play_script
 from .browser import ARGS, Shots, chromium
@@ -175,7 +175,7 @@ def test_whole_event_in_the_browser(event):
         page.goto(url + "/t/%s/tables/1/1" % TID)
         shot(page, "table-1-1")
         with page.expect_navigation():
-            page.locator("#hands tr", has=page.locator("td.n", has_text=re.compile(r"^2$"))).get_by_text("Correct").click()
+            page.locator("#hands tr", has=page.locator("td.n", has_text=re.compile(r"^2$"))).get_by_text("points only").click()
         fields = page.locator("input[id^=id_points_]")
         assert fields.count() == 4
         a, b = fields.nth(0), fields.nth(1)
@@ -188,7 +188,7 @@ def test_whole_event_in_the_browser(event):
         assert "Hand corrected." in ok_message(page)
         assert page.locator("#hands").inner_text().count("corrected by ref1: wrong discarder") == 1
         # a correction that does not sum to 0 is refused, nothing changes
-        page.goto(url + "/t/%s/referee/tables/1/1/hands/3/correct" % TID)
+        page.goto(url + "/t/%s/referee/tables/1/1/hands/3/points" % TID)
         fields.nth(0).fill(str(int(fields.nth(0).input_value()) + 5))
         page.fill("#id_reason", "typo")
         submit(page, "#correction button")
@@ -197,18 +197,22 @@ def test_whole_event_in_the_browser(event):
         page.goto(url + "/t/%s/tables/1/4" % TID)
         before = page.locator("#hands tr").count()
         with page.expect_navigation():
-            page.get_by_text("Enter a hand by hand").click()
-        assert page.input_value("#id_hand") == "16"
-        seats = [page.input_value("#id_seat%d" % i) for i in range(4)]
-        page.select_option("#id_winner", seats[0])
-        page.select_option("#id_discarder", seats[1])
-        page.fill("#id_notation", "123456789m123s55s")
+            page.click("#enter-hand")
+        assert page.input_value("#id_hand") == "16" and page.input_value("#id_ev-0-kind") == "win"
+        page.select_option("#id_ev-0-chair", "0")  # chair 1 wins on chair 2's discard
+        page.select_option("#id_ev-0-source", "1")
+        page.fill("#id_ev-0-hand", "123456789m123s55s")
         page.fill("#id_reason", "box 4 failed before its last hand")
         shot(page, "enter-hand")
         submit(page, "#enter-hand button")
-        assert "Hand entered." in ok_message(page)
+        assert "Hand 16 entered." in ok_message(page)
         assert page.locator("#hands tr").count() == before + 1
         assert "entered by a referee" in page.locator("#hands").inner_text()
+        # box 4 never sent its session_end: the referee ends the table (the session is complete)
+        page.check("#id_end-confirm")
+        page.fill("#id_end-reason", "box 4 failed; last hand entered by hand")
+        submit(page, "#end-table button")
+        assert "Table ended." in ok_message(page) and "finished" in page.locator("#time-left").inner_text()
         shot(page, "table-1-4-entered")
 
         # a penalty, by picking a player
@@ -257,7 +261,7 @@ def test_whole_event_in_the_browser(event):
         page.goto(url + "/t/%s/standings?projector=1" % TID)
         shot(page, "standings-projector", full=False)
         page.goto(url + "/t/%s/awards" % TID)
-        assert page.locator(".card").count() == 4
+        assert page.locator(".card").count() == 4 and page.locator("#provisional").count() == 0  # both sessions complete
         shot(page, "awards")
 
         # --- exports: downloads from the exports page

@@ -156,3 +156,20 @@ def test_first_to_reach_and_the_time_limit_use_the_halls_clock(server):
     assert clock["ends_at"] == T0 + 600 + 7200
     assert not any("after time was called" in p for p in standings(server, tid)["problems"])
     assert server.anon.post("/api/tournaments/%s/sessions/1/start" % tid, {})[0] == 401
+
+
+def test_a_sichuan_box_gets_no_time_limit_unless_the_organizer_sets_one(server):
+    # RULES.md: a Sichuan table has no time limit by default (seed 003 sets none); the box and the
+    # server take that from rules_min/tournament.py. The organizer may set one for the tournament.
+    tid = setup(server, "sichuan_003", players=["p1", "p2", "p3", "p4"])
+    seat(server, tid, 1, [["p1", "p2", "p3", "p4"]])
+    st, dev = server.org.post("/api/devices", {"id": "sc-" + tid, "key": "cd" * 32, "tournament": tid, "table": 1})
+    assert st == 201, dev
+    st, clock = server.ref.post("/api/tournaments/%s/sessions/1/start" % tid, {"at": T0})
+    assert st == 200 and clock["ends_at"] is None and clock["minutes"] is None, clock
+    st, cfg = server.anon.get("/api/boxes/sc-%s/config" % tid)
+    assert st == 200 and cfg["hands"] == 8 and "minutes" not in cfg and "ends_at" not in cfg, cfg
+    st, body = server.org.json("PATCH", "/api/tournaments/%s" % tid, {"settings": {"minutes": 90}})
+    assert st == 200, body
+    st, cfg = server.anon.get("/api/boxes/sc-%s/config" % tid)
+    assert st == 200 and cfg["minutes"] == 90 and cfg["ends_at"] == T0 + 90 * 60, cfg

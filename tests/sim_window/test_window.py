@@ -16,7 +16,7 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 
-from firmware.render import Renderer  # noqa: E402
+from firmware.ui.render import Renderer  # noqa: E402
 from simulator import framebuf_compat as fbc  # noqa: E402
 from simulator import window as winmod  # noqa: E402
 

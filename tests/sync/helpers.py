@@ -11,7 +11,8 @@ from pathlib import Path
 
 from firmware.app import decode, payload
 from firmware.journal import Journal
-from firmware.link import FdPort, Link
+from firmware.link.engine import Link
+from firmware.link.host_ports import FdPort
 from protocol.codec import decode_body
 
 REPO = Path(__file__).resolve().parents[2]
@@ -147,7 +148,7 @@ def journal_with(path, payloads, acked=0):
 
 
 class MpDevice:
-    """firmware/link_stdio.py on the MicroPython unix port, stdin/stdout on a pty master."""
+    """firmware/link/stdio.py on the MicroPython unix port, stdin/stdout on a pty master."""
 
     def __init__(self, tmp, device_id="mp-1", script=None, heap="512K", keep=True, stats=True, extra=()):
         self.master, slave, self.path = open_pty()
@@ -156,7 +157,7 @@ class MpDevice:
         self.key = str(tmp / "device.key")
         self.stats_path = str(tmp / "stats.json")
         # a box that plays a scenario first is the simulator's (same arguments, same loop)
-        entry = REPO / "simulator" / "sim_main.py" if script else REPO / "firmware" / "link_stdio.py"
+        entry = REPO / "simulator" / "sim_main.py" if script else REPO / "firmware" / "link" / "stdio.py"
         cmd = [str(MICROPYTHON), "-X", "heapsize=" + heap, str(entry),
                "--journal", self.journal, "--key", self.key, "--device-id", device_id]
         if script:

@@ -176,8 +176,7 @@ def test_frames_on_micropython(tmp_path):
     import subprocess
 
     from .helpers import MICROPYTHON, REPO
-    if not MICROPYTHON.exists():
-        pytest.skip("micropython not in this venv")
+    assert MICROPYTHON.exists(), "needs the MicroPython unix port at %s (make venv installs it)" % MICROPYTHON
     data = cases()[::3]
     (tmp_path / "c.json").write_text(json.dumps([d.hex() for d in data]))
     (tmp_path / "run.py").write_text(

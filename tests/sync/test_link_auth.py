@@ -10,8 +10,9 @@ import os
 
 import pytest
 
-from firmware import link as L
-from firmware import tags_mode
+from firmware.link import engine as L
+from firmware.link.host_ports import MemPort
+from firmware.tags import mode as tags_mode
 from firmware.journal import Journal
 from protocol import codec as C
 from protocol import frames as F
@@ -190,7 +191,7 @@ def test_a_record_set_aside_no_longer_holds_back_the_others(box, tmp_path):
     st, data = box.request(F.T_RECORDS, be(5) + b"\x01")
     assert st == 0 and C.parse_records(data)[1][0][0] == 5
     # after a restart (a new Link on the same flash) it is all still so
-    link2 = L.Link(box.app, L.MemPort(), str(tmp_path / "device.key"))
+    link2 = L.Link(box.app, MemPort(), str(tmp_path / "device.key"))
     assert link2.acked == 19 and link2.aside == [[5, b"HTTP 400: table 7 is not in the draw"]]
     # the referee resolves it: the journal may now be acknowledged to the end
     assert box.authed(F.T_RELEASE, be(5)) == (0, be(5) + b"\x00")
@@ -241,7 +242,7 @@ def test_a_damaged_aside_file_falls_back_to_the_journal(box, tmp_path):
     raw = bytearray((tmp_path / "aside").read_bytes())
     raw[6] ^= 0xFF
     (tmp_path / "aside").write_bytes(bytes(raw))
-    link2 = L.Link(box.app, L.MemPort(), str(tmp_path / "device.key"))
+    link2 = L.Link(box.app, MemPort(), str(tmp_path / "device.key"))
     # the host syncs from the journal's ack again (the server knows those records): nothing lost
     assert link2.acked == 5 and link2.aside == []
 

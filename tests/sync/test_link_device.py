@@ -1,4 +1,4 @@
-"""The device end, firmware/link.py, driven byte by byte through an in-memory port: every request,
+"""The device end, firmware/link/engine.py, driven byte by byte through an in-memory port: every request,
 bad and oversized frames, resends, bounded polls, kbd_intr, the key that is never read back,
 authenticated requests (a host without the key changes nothing), records set aside."""
 import hashlib
@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from firmware import link as L
+from firmware.link import engine as L
+from firmware.link.host_ports import MemPort
 from firmware.journal import Journal
 from host_tools import sync as host
 from protocol import frames as F
@@ -28,7 +29,7 @@ class Dev:
         for p in session_payloads(1, device)[:n]:
             self.j.append(p)
         self.app = FakeApp(self.j, device)
-        self.port = L.MemPort()
+        self.port = MemPort()
         self.kbd = []
         self.key_path = str(tmp_path / "device.key")
         self.link = L.Link(self.app, self.port, self.key_path, kbd_intr=self.kbd.append, **kw)
@@ -218,7 +219,7 @@ def test_provision_once_and_the_key_is_never_read_back(tmp_path):
         d.port.out.clear()
     assert KEY not in wire and KEY.hex().encode() not in wire
     # a fresh boot reads the key file
-    d2 = L.Link(d.app, L.MemPort(), str(tmp_path / "device.key"))
+    d2 = L.Link(d.app, MemPort(), str(tmp_path / "device.key"))
     assert d2.keyed
     d.close()
 
@@ -449,7 +450,7 @@ def test_host_resends_at_once_after_a_garbled_reply():
 
 
 def test_poll_never_raises_into_the_app_loop(dev):
-    class Boom(L.MemPort):
+    class Boom(MemPort):
         def read(self, mv):
             raise MemoryError("no heap")
 
@@ -467,7 +468,7 @@ def test_the_largest_record_fits_a_reply(tmp_path):
     j.append(big)
     j.append(b"\x01{}")
     app = FakeApp(j, "box-1")
-    port = L.MemPort()
+    port = MemPort()
     link = L.Link(app, port, str(tmp_path / "device.key"))
     link._store_key(KEY)
     port.feed(host.encode_frame(F.T_RECORDS, 1, (1).to_bytes(4, "big") + b"\x10"))

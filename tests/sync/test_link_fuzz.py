@@ -9,7 +9,7 @@ import tempfile
 
 from hypothesis import given, settings, strategies as st
 
-from firmware import tags_mode
+from firmware.tags import mode as tags_mode
 from protocol import codec as C
 from protocol import frames as F
 

@@ -14,7 +14,8 @@ import select
 import threading
 import time
 
-from firmware import link as L
+from firmware.link import engine as L
+from firmware.link.host_ports import FdPort, MemPort
 from firmware.journal import Journal
 from host_tools import sync
 
@@ -130,7 +131,7 @@ class Box:
         self.key = str(root / ("key-" + device))
         self.reboots = 0
         app = FakeApp(Journal(self.jdir), device)
-        L.Link(app, L.MemPort(), self.key)._store_key(key_for(device))
+        L.Link(app, MemPort(), self.key)._store_key(key_for(device))
         app.j.close()
 
     def start(self, master, reboot_at):
@@ -144,7 +145,7 @@ class Box:
 
     def _boot(self):
         self.app = FakeApp(Journal(self.jdir), self.device)
-        self.link = L.Link(self.app, L.FdPort(self.master), self.key)
+        self.link = L.Link(self.app, FdPort(self.master), self.key)
 
     def _run(self):
         try:

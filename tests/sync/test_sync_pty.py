@@ -1,5 +1,5 @@
 """host_tools/sync/ against devices on real ptys (pyserial on the slave): the simulator
-(python -m simulator --serial), the MicroPython unix port (firmware/link_stdio.py), and
+(python -m simulator --serial), the MicroPython unix port (firmware/link/stdio.py), and
 in-process devices that fail or lie; uploads go to the minimal HTTP server of miniserver.py."""
 import base64
 import hashlib
@@ -12,7 +12,8 @@ import sys
 
 import pytest
 
-from firmware import link as L
+from firmware.link import engine as L
+from firmware.link.host_ports import FdPort
 from firmware.journal import Journal
 from host_tools import sync
 
@@ -109,8 +110,8 @@ def test_simulator_on_a_pty_with_the_cli(tmp_path):
     assert not os.path.exists(tmp_path / "marker")  # removed on exit
 
 
-@pytest.mark.skipif(not MICROPYTHON.exists(), reason="micropython not in this venv")
 def test_micropython_device_on_a_pty(tmp_path):
+    assert MICROPYTHON.exists(), "needs the MicroPython unix port at %s (make venv installs it)" % MICROPYTHON
     keys = write_keys(tmp_path / "keys.json", ["mp-1"])
     with MpDevice(tmp_path, script=SCEN / "penalties_declare.txt", keep=False) as mp:
         ser = sync.open_serial(mp.path)
@@ -143,8 +144,8 @@ def test_micropython_device_on_a_pty(tmp_path):
         assert st["rx_bad"] == 0 and st["acked"] == n + 1 and st["link_static"] > 0
 
 
-@pytest.mark.skipif(not MICROPYTHON.exists(), reason="micropython not in this venv")
 def test_micropython_device_refuses_a_second_key_and_rekeys(tmp_path):
+    assert MICROPYTHON.exists(), "needs the MicroPython unix port at %s (make venv installs it)" % MICROPYTHON
     keys = str(tmp_path / "keys.json")
     with MpDevice(tmp_path, keep=True, stats=False) as mp:
         ser = sync.open_serial(mp.path)
@@ -165,8 +166,8 @@ def test_micropython_device_refuses_a_second_key_and_rekeys(tmp_path):
     assert raw[4:36].hex() == k["mp-1"]
 
 
-@pytest.mark.skipif(not MICROPYTHON.exists(), reason="micropython not in this venv")
 def test_micropython_device_sets_aside_and_remembers_it(tmp_path):
+    assert MICROPYTHON.exists(), "needs the MicroPython unix port at %s (make venv installs it)" % MICROPYTHON
     keys = write_keys(tmp_path / "keys.json", ["mp-1"])
     quar = str(tmp_path / "q")
     with MiniServer({"mp-1": key_for("mp-1")}) as srv:
@@ -363,7 +364,7 @@ def test_device_reset_mid_sync(tmp_path, thread_box):
                 dev.app.j.close()
                 app = FakeApp(Journal(jdir), "box-1")
                 dev.app = app
-                dev.link = L.Link(app, L.FdPort(dev.master), str(tmp_path / "key-box-1"))
+                dev.link = L.Link(app, FdPort(dev.master), str(tmp_path / "key-box-1"))
                 import threading
                 dev.thread = threading.Thread(target=dev._run, daemon=True)
                 dev.thread.start()

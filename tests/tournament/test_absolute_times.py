@@ -2,8 +2,8 @@
 import pytest
 
 from host_tools.tournament.awards import HandRecord as R, biggest_hand
+from host_tools.tournament.formats.mcr_000 import mcr_late, mcr_standings
 from host_tools.tournament.model import TournamentError
-from host_tools.tournament.scoring import mcr_late, mcr_standings
 from host_tools.tournament.timing import check_time_limit, deadline, minutes_late
 
 START = 1_760_000_000  # the session's official start (14:00)

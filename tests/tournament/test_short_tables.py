@@ -5,8 +5,9 @@ from fractions import Fraction as F
 import pytest
 
 from host_tools.tournament.attendance import late_events, session_tables
+from host_tools.tournament.formats.guangdong_004 import gd_late, gd_session
+from host_tools.tournament.formats.mcr_000 import mcr_late, mcr_session, mcr_standings
 from host_tools.tournament.model import TournamentError
-from host_tools.tournament.scoring import gd_late, gd_session, mcr_late, mcr_session, mcr_standings
 from host_tools.tournament.seating import Table
 
 SEATING = [

@@ -2,8 +2,7 @@
 to the stage's standings. Worked by hand."""
 import pytest
 
-from host_tools.tournament.model import TournamentError
-from host_tools.tournament.scoring import (
+from host_tools.tournament.formats.sichuan_003 import (
     SichuanGame as G,
     SichuanLine as L,
     sichuan_final,
@@ -13,6 +12,7 @@ from host_tools.tournament.scoring import (
     sichuan_stage2,
     sichuan_top_per_table,
 )
+from host_tools.tournament.model import TournamentError
 
 
 def test_rulings():

@@ -8,8 +8,8 @@ other two 8; a self-draw of f fans gives the winner 3 (8 + f) and each other pay
 """
 import pytest
 
+from host_tools.tournament.formats.mcr_000 import mcr_standings
 from host_tools.tournament.model import TournamentError
-from host_tools.tournament.scoring import mcr_standings
 from host_tools.tournament.survival_live import (
     StoredTable,
     SurvivalEvent,

@@ -2,8 +2,8 @@
 import pytest
 
 from host_tools.tournament.awards import HandRecord as R, biggest_hand, mcr_awards, most_self_draws
+from host_tools.tournament.formats.mcr_000 import mcr_standings
 from host_tools.tournament.model import TableResult, TournamentError
-from host_tools.tournament.scoring import mcr_standings
 
 # Session 1: A4 B2 C1 D0 | E4 F2 G1 H0.  Session 2: E4 A2 B1/2 F1/2 | C4 G2 H1, D forfeits
 # Standard: E 8, A 6, C 5, G 3, B 5/2 (match 0), F 5/2 (-10), H 1, D 0

@@ -7,8 +7,9 @@ import pytest
 
 from host_tools.tournament.awards import HandRecord
 from host_tools.tournament.exports import EMA_HEADER, EmaPlayer, ema_results_csv, format_score, hands_csv, standings_csv
+from host_tools.tournament.formats.guangdong_004 import gd_standings
+from host_tools.tournament.formats.mcr_000 import mcr_standings
 from host_tools.tournament.model import TableResult, TournamentError
-from host_tools.tournament.scoring import gd_standings, mcr_standings
 
 
 def rows(text):

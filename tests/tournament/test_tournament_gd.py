@@ -3,8 +3,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from host_tools.tournament.model import TableResult, TournamentError
-from host_tools.tournament.scoring import (
+from host_tools.tournament.formats.guangdong_004 import (
     MissingCarryRatio,
     carry_ratio_value,
     gd_final_standings,
@@ -12,6 +11,7 @@ from host_tools.tournament.scoring import (
     gd_session,
     gd_standings,
 )
+from host_tools.tournament.model import TableResult, TournamentError
 from host_tools.tournament.seating import final_seating
 
 

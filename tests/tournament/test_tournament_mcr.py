@@ -3,17 +3,9 @@ from fractions import Fraction as F
 
 import pytest
 
+from host_tools.tournament.formats.mcr_000 import mcr_final_standings, mcr_late, mcr_session, mcr_standings, mcr_table
+from host_tools.tournament.formats.mcr_swiss_001 import swiss_points, swiss_standings, swiss_table
 from host_tools.tournament.model import TableResult, TournamentError
-from host_tools.tournament.scoring import (
-    mcr_final_standings,
-    mcr_late,
-    mcr_session,
-    mcr_standings,
-    mcr_table,
-    swiss_points,
-    swiss_standings,
-    swiss_table,
-)
 
 
 def std(result):

@@ -6,17 +6,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from host_tools.tournament.exports import format_score
+from host_tools.tournament.formats.guangdong_004 import gd_standings
+from host_tools.tournament.formats.mcr_000 import mcr_standings, mcr_table
+from host_tools.tournament.formats.mcr_swiss_001 import swiss_standings, swiss_table
+from host_tools.tournament.formats.sichuan_003 import PlayoffRequired, SichuanLine, sichuan_rank_table
 from host_tools.tournament.model import TableResult
-from host_tools.tournament.scoring import (
-    PlayoffRequired,
-    SichuanLine,
-    gd_standings,
-    mcr_standings,
-    mcr_table,
-    sichuan_rank_table,
-    swiss_standings,
-    swiss_table,
-)
 from host_tools.tournament.seating import rank_seating, swiss_seating
 from host_tools.tournament.survival import SurvivalHand, Waiting, play_survival_table, survival_multiplier, survival_retable
 

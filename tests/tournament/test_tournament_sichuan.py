@@ -1,7 +1,7 @@
 """Seed 003 (Sichuan) stages: ranking, ties by net score, wins, play-off; runners-up; the final."""
 import pytest
 
-from host_tools.tournament.scoring import (
+from host_tools.tournament.formats.sichuan_003 import (
     PlayoffRequired,
     SichuanGame,
     SichuanLine,

@@ -6,10 +6,10 @@ from host_tools.tournament.survival import (
     SurvivalHand as H,
     Waiting,
     play_survival_table,
-    run_survival_event,
     survival_multiplier,
     survival_retable,
 )
+from host_tools.tournament.survival_live import run_survival_event
 
 
 def test_multiplier_schedule():

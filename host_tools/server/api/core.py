@@ -13,7 +13,6 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import APIKeyCookie, HttpBearer
 
 from host_tools.server import errors
-from host_tools.server.contract import BadRecord
 from host_tools.server.tournaments import permissions
 from host_tools.server.tournaments.models import ApiToken
 
@@ -84,7 +83,7 @@ def _invalid(request, exc):
     return _err(request, 400, str(exc))
 
 
-@api.exception_handler(BadRecord)
+@api.exception_handler(errors.BadRecord)
 def _bad(request, exc):
     return _err(request, 400, str(exc))
 

@@ -10,6 +10,7 @@ from ninja import Body, Router
 from ninja.errors import HttpError
 
 from host_tools.server.boxes import actions as boxes, ingest
+from protocol.envelope import BATCH_MAX
 
 from .core import _err
 from .schemas import BatchOut, BoxConfig, Envelope, Error, Stored
@@ -35,7 +36,7 @@ def post_record(request, env: Envelope):
 
 @router.post("/records:batch", response={200: BatchOut, 400: Error}, summary="Upload up to 200 signed records; per-item statuses",
              openapi_extra={"requestBody": {"content": {"application/json": {"schema": {
-                 "type": "array", "maxItems": ingest.BATCH_MAX, "items": {"$ref": "#/components/schemas/Envelope"}}}}, "required": True}})
+                 "type": "array", "maxItems": BATCH_MAX, "items": {"$ref": "#/components/schemas/Envelope"}}}}, "required": True}})
 def post_batch(request):
     try:
         items: Any = json.loads(request.body)
@@ -45,8 +46,8 @@ def post_batch(request):
         items = items["records"]
     if not isinstance(items, list):
         return _err(request, 400, 'a batch is a JSON list of records (or {"records": [...]})')
-    if len(items) > ingest.BATCH_MAX:
-        return _err(request, 400, "at most %d records per batch" % ingest.BATCH_MAX)
+    if len(items) > BATCH_MAX:
+        return _err(request, 400, "at most %d records per batch" % BATCH_MAX)
     results = []
     counts: dict = {}
     for i, (status, body) in enumerate(ingest.store_batch(items)):

@@ -6,8 +6,8 @@ from django.http import HttpResponse
 from ninja import Router
 from ninja.errors import HttpError
 
-from host_tools.server.results import cache, exports
-from host_tools.server.tournaments import actions
+from host_tools.server.results import cache, exports, progress
+from host_tools.server.tournaments import formats
 from host_tools.tournament.model import TournamentError
 
 from .schemas import Error
@@ -50,7 +50,8 @@ def table_json(res, s: int, t: int) -> dict:
     hands = [{"hand": h.number, "seats": list(h.seats), "deltas": h.deltas, "original_deltas": list(h.original), "corrected": h.correction is not None,
               "correction": h.correction, "points": h.player_deltas(), "winners": [h.seats[w] for w in h.winners if w < 4],
               "discarder": h.seats[h.discarder] if h.discarder is not None and 0 <= h.discarder < 4 else None, "fans": h.fans,
-              "device": h.device, "seq": h.seq, "entered_by_referee": h.manual, "time": h.time} for h in tb.hands]
+              "device": h.device, "seq": h.seq, "entered_by_referee": h.manual, "time": h.time,
+              "reseated": h.box_seats is not None} for h in tb.hands]
     q = [x for x in res.quarantine if x["session"] == s and x["table"] == t]
     from host_tools.server.results.compute import table_problems
     return {"session": s, "table": t, "players": players, "hands": hands, "quarantine": q, "problems": table_problems(tb),
@@ -88,16 +89,18 @@ def player_hands(request, tid: str, pid: str):
 def awards_json(res) -> dict:
     from host_tools.tournament import awards as awards_mod
 
-    if res.tournament["format"] not in ("mcr_000", "mcr_swiss_001"):
+    if not formats.get(res.tournament["format"]).awards:
         raise TournamentError("awards are defined for the Chinese Official formats (seed 000)")
     sessions = res.tournament["settings"].get("prelim_sessions", res.extra.get("sessions", 0)) or 0
     prelim = [s for s in (res.prelim or res.standings) if s.player not in res.disqualified]
     got = awards_mod.mcr_awards(prelim, exports.hand_records(res), sessions)
     names = res.names()
+    pending = progress.incomplete_sessions(res, sessions)  # provisional until the sessions they cover are complete
     out = {}
     for key, a in got.items():
         out[key] = {"title": a.title, "winner": a.winner, "winner_name": names.get(a.winner, "") if a.winner else "",
-                    "ranking": [{"player": x.player, "name": names.get(x.player, ""), "value": x.value} for x in a.ranking[:10]]}
+                    "ranking": [{"player": x.player, "name": names.get(x.player, ""), "value": x.value} for x in a.ranking[:10]],
+                    "provisional": bool(pending), "incomplete_sessions": pending}
         if a.hand is not None:
             out[key]["hand"] = {"session": a.hand.session, "table": a.hand.table, "hand": a.hand.hand, "fans": a.hand.fans}
     return out

@@ -11,8 +11,10 @@ from typing import Annotated, Any, Literal, Optional, Union
 from ninja import Schema
 from pydantic import AfterValidator, ConfigDict, Field, StrictBool, StrictInt
 
-from host_tools.server.tournaments.formats import FORMATS, MAX_SESSION, MAX_TABLE
+from host_tools.server.tournaments import formats
+from host_tools.server.tournaments.formats import MAX_SESSION, MAX_TABLE
 from protocol import config as pconfig
+from protocol import envelope as penvelope
 
 
 def _text(v: str) -> str:
@@ -41,7 +43,7 @@ Session = Annotated[StrictInt, Field(ge=1, le=MAX_SESSION)]
 TableNo = Annotated[StrictInt, Field(ge=1, le=MAX_TABLE)]
 Points = Annotated[StrictInt, Field(ge=-10**9, le=10**9)]
 Seat = Annotated[StrictInt, Field(ge=0, le=3)]
-Format = Literal[tuple(FORMATS)]  # type: ignore[valid-type]
+Format = Literal[formats.names()]  # type: ignore[valid-type]
 
 
 class Strict(Schema):
@@ -54,11 +56,12 @@ class Error(Schema):
 
 # --------------------------------------------------------------------------- the device contract
 
+# as protocol/envelope.py specifies it (a docstring here would change what /openapi.json says)
 class Envelope(Strict):
     device: Ident
-    seq: Annotated[StrictInt, Field(ge=1, le=2**32 - 1)]
-    payload: Annotated[str, Field(max_length=90000, description="base64 of 0x01 + minified UTF-8 JSON of a session, hand, correction or session_end record")]
-    sig: Annotated[str, Field(pattern=r"^[0-9a-fA-F]{64}$", description="hex HMAC-SHA256(device key, device + NUL + seq (4 bytes big-endian) + payload)")]
+    seq: Annotated[StrictInt, Field(ge=penvelope.SEQ_MIN, le=penvelope.SEQ_MAX)]
+    payload: Annotated[str, Field(max_length=penvelope.PAYLOAD_TEXT_MAX, description=penvelope.PAYLOAD_DOC)]
+    sig: Annotated[str, Field(pattern=penvelope.SIG_PATTERN, description=penvelope.SIG_DOC)]
 
 
 class Stored(Schema):
@@ -125,6 +128,8 @@ class TournamentIn(Strict):
 class TournamentPatch(Strict):
     name: Optional[Name] = None
     settings: Optional[dict[str, Union[StrictInt, str, None]]] = None
+    details: Optional[dict[str, Optional[Annotated[str, Field(max_length=100)]]]] = Field(
+        default=None, description="the event: time_zone (IANA name), start_date, end_date (YYYY-MM-DD), city, country (3 letters), mers_weight")
 
 
 class TournamentOut(Schema):
@@ -133,6 +138,7 @@ class TournamentOut(Schema):
     format: str
     settings: dict
     created_at: str
+    details: dict
 
 
 # a player id fits the box's screen (protocol/config.py PLAYER_MAX), or no box could be set up for the player
@@ -146,6 +152,7 @@ class PlayerIn(Strict):
     ema_id: Optional[Annotated[str, Field(max_length=20), AfterValidator(_text)]] = None
     country: Optional[Annotated[str, Field(max_length=60), AfterValidator(_text)]] = None
     substitute: Optional[StrictBool] = None
+    family_name: Optional[Annotated[str, Field(max_length=100), AfterValidator(_text)]] = None
 
 
 class PlayerPatch(Strict):
@@ -154,6 +161,7 @@ class PlayerPatch(Strict):
     ema_id: Optional[Annotated[str, Field(max_length=20), AfterValidator(_text)]] = None
     country: Optional[Annotated[str, Field(max_length=60), AfterValidator(_text)]] = None
     substitute: Optional[StrictBool] = None
+    family_name: Optional[Annotated[str, Field(max_length=100), AfterValidator(_text)]] = None
     checked_in: Optional[StrictBool] = None
     withdrawn_from: Optional[Session] = None
 
@@ -167,6 +175,7 @@ class PlayerOut(Schema):
     substitute: bool
     checked_in: bool
     withdrawn_from: Optional[int]
+    family_name: str = ""
 
 
 class ImportOut(Schema):

@@ -42,7 +42,7 @@ def get_tournament(request, tid: str):
 @router.patch("/tournaments/{tid}", response={200: TournamentOut, 400: Error, 404: Error}, auth=AUTH, summary="Rename or change settings")
 def update_tournament(request, tid: str, body: TournamentPatch):
     who = need(request, tid, "organizer")
-    return actions.as_dict(actions.update_tournament(who, tid, body.name, body.settings))
+    return actions.as_dict(actions.update_tournament(who, tid, body.name, body.settings, body.details))
 
 
 @router.get("/tournaments/{tid}/players", response={200: list[PlayerOut], 404: Error}, summary="Players of a tournament")
@@ -51,15 +51,15 @@ def list_players(request, tid: str):
     return [actions.player_dict(p) for p in Player.objects.filter(tournament_id=tid)]
 
 
-CSV_FIELDS = ("id", "name", "draw", "ema_id", "country", "substitute")
+CSV_FIELDS = ("id", "name", "draw", "ema_id", "country", "substitute", "family_name")
 
 
 def players_from_csv(text: str) -> list[dict]:
-    """CSV with a header naming some of id,name,draw,ema_id,country,substitute -> PlayerIn dicts
+    """CSV with a header naming some of id,name,draw,ema_id,country,substitute,family_name -> PlayerIn dicts
     (validated by the same schema as JSON imports)."""
     from pydantic import ValidationError
 
-    from host_tools.server.contract import describe
+    from host_tools.server.boxes.contract import describe
 
     rows = list(csv.DictReader(io.StringIO(text)))
     if len(rows) > 10000:
@@ -100,7 +100,7 @@ def import_players(request, tid: str):
 
     from pydantic import TypeAdapter, ValidationError
 
-    from host_tools.server.contract import describe
+    from host_tools.server.boxes.contract import describe
 
     who = need(request, tid, "organizer")
     if request.content_type == "text/csv":
@@ -129,7 +129,7 @@ def import_players(request, tid: str):
 def update_player(request, tid: str, pid: str, body: PlayerPatch):
     who = need(request, tid, "organizer")
     changes = body.model_dump(exclude_unset=True)
-    for k in ("ema_id", "country"):
+    for k in ("ema_id", "country", "family_name"):
         if k in changes and changes[k] is None:
             changes[k] = ""
     return actions.player_dict(actions.update_player(who, tid, pid, **changes))

@@ -1,4 +1,4 @@
-from . import accounts, boxes, records, referee, results, survival, timing, tournaments
+from . import accounts, boxes, records, referee, results, survival, tables, timing, tournaments
 from .core import api
 
 api.add_router("/", records.router)
@@ -9,3 +9,4 @@ api.add_router("/", referee.router)
 api.add_router("/", boxes.router)
 api.add_router("/", survival.router)
 api.add_router("/", timing.router)
+api.add_router("/", tables.router)

@@ -91,7 +91,8 @@ def config_for(device: str, head: Optional[int] = None) -> dict:
     if d.tournament is None or d.table is None:
         raise Conflict("box %s is not bound to a tournament table" % device)
     t = d.tournament
-    if t.format == "mcr_survival":  # its tables are confirmed live, one after another at each hall table
+    fmt = formats.of(t)
+    if fmt.live_tables:  # its tables are confirmed live, one after another at each hall table
         from host_tools.server.survival.actions import box_config
         return box_config(t.id, d.table)
     s = Seating.objects.filter(tournament=t, published_at__isnull=False).order_by("-session").first()
@@ -100,20 +101,14 @@ def config_for(device: str, head: Optional[int] = None) -> dict:
     row = s.tables.filter(table=d.table).first()
     if row is None:
         raise Conflict("table %d is not in the published seating of session %d" % (d.table, s.session))
-    rules = formats.RULES[t.format]
     # a three-player table sits East, South, West (seating.py): North is the empty chair (null)
     players = list(row.players) + [None] * (4 - len(row.players))
-    cfg = {"rules": rules, "tournament": t.id, "session": s.session, "table": d.table, "players": players, "first_dealer": 0}
-    hands = formats.HANDS_PER_SESSION.get(rules)
-    if rules == "mcr" and len(row.players) == 3:
-        hands = 15  # seed 000 §一.3 三人正常比赛，打15盘
-    if hands:
-        cfg["hands"] = hands
-    cfg["minutes"] = formats.SESSION_MINUTES[t.format]
+    cfg = {"rules": fmt.rules, "tournament": t.id, "session": s.session, "table": d.table, "players": players, "first_dealer": 0}
+    cfg["hands"] = fmt.hands_at(len(row.players))  # seed 000 §一.3 三人正常比赛，打15盘
     from host_tools.server.tournaments import clock
-    end = clock.ends_at(t, s.session)
-    if end is not None:
-        cfg["ends_at"] = end  # the hall's deadline: a table that started late does not play longer
+    # minutes (none: no time limit, Sichuan unless the organizer sets one) and the hall's deadline
+    # ends_at (a table that started late does not play longer), a referee's extensions included
+    cfg.update(clock.box_time(t, s.session, d.table))
     err = pconfig.check(cfg)  # the box's own check: what it would refuse is never offered
     if err:
         raise Conflict("the config of table %d cannot start a session: %s" % (d.table, err[1]))

@@ -18,65 +18,19 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass
-from typing import Any, Iterable, Optional
+from typing import Any, Optional
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from host_tools.server import contract, contract_v1
-from host_tools.server.contract import BadRecord
+from host_tools.server.errors import BadRecord
 
-from . import sql
+from . import contract, hand_row, sql
+from .contract import Record
 from .models import Correction
 
-BATCH_MAX = 200
 
-
-@dataclass(slots=True)
-class Row:
-    """A checked record on its way into the database."""
-
-    device: str
-    seq: int
-    payload: bytes
-    sig: str
-    body: dict
-
-    @property
-    def kind(self) -> str:
-        return self.body["kind"]
-
-    @property
-    def tournament(self) -> Optional[str]:
-        return self.body.get("tournament")
-
-
-def deductions(body: dict) -> list[int]:
-    """Points each seat paid to nobody in this hand (penalties): the record's transfers whose
-    payee is null (protocol/record.py checked that the deltas are the transfers' sum)."""
-    if body["v"] == 1:
-        return contract_v1.deductions(body)
-    out = [0, 0, 0, 0]
-    for payer, payee, points, _why in body["transfers"]:
-        if payee is None and payer is not None:
-            out[payer] += points
-    return out
-
-
-def hand_values(row: Row, record_id: int) -> tuple:
-    """The hand row's columns (``sql.HAND_COLUMNS``) of a hand record."""
-    b = row.body
-    seats, deltas = b["seats"], b["deltas"]
-    wins = b["wins"] if b["v"] != 1 else contract_v1.wins(b)
-    ded = deductions(b)
-    return (b["tournament"], b["session"], b["table"], b["hand"], b["rules"], record_id, row.device, seats[0], seats[1], seats[2], seats[3],
-            deltas[0], deltas[1], deltas[2], deltas[3], b["dealer"], "".join(str(w) for w in b["winners"]), b["discarder"],
-            max((w["total"] for w in wins), default=0), json.dumps([w["fans"] for w in wins]), b["time"],
-            "" if not any(ded) else ",".join(map(str, ded)))
-
-
-def record_values(row: Row, now) -> tuple:
+def record_values(row: Record, now) -> tuple:
     b = row.body
     seats = "\t".join("" if p is None else p for p in b["seats"]) if row.kind == "session" else None
     # the payload after its format byte is the record's JSON, as the box wrote it: stored as the
@@ -85,7 +39,7 @@ def record_values(row: Row, now) -> tuple:
             row.payload[1:].decode("utf-8"), seats, b.get("time"), now)
 
 
-def _save_rows(rows: list[Row]) -> None:
+def _save_rows(rows: list[Record]) -> None:
     """Inside a transaction: the records, their hand / correction rows, links between a hand and
     the device corrections that arrived before it, and the results versions."""
     s = sql.statements(connection)
@@ -98,7 +52,7 @@ def _save_rows(rows: list[Row]) -> None:
             if r.tournament:
                 touched.add(r.tournament)
             if r.kind == "hand":
-                hands[(r.device, r.seq)] = hand_values(r, rid)
+                hands[(r.device, r.seq)] = hand_row.insert_values(hand_row.from_record(r.body, rid, r.device))
             elif r.kind == "correction":
                 corrections.append((r, rid))
         if hands:
@@ -173,14 +127,6 @@ def _link_early_corrections(c, s, hands: dict, touched: set) -> None:
                 touched.add(t)
 
 
-def bump(tournaments: Iterable[str]) -> None:
-    """Invalidate the cached results of these tournaments (inside the changing transaction)."""
-    ids = sorted(t for t in set(tournaments) if t)
-    if ids:
-        with connection.cursor() as c:
-            c.execute(sql.statements(connection).bump.replace("{marks}", sql.marks(len(ids))), ids)
-
-
 def store_one(obj: Any) -> tuple[int, dict]:
     """One upload body as it came (a dict): its shape checked here."""
     try:
@@ -208,7 +154,7 @@ def store_envelope(env: contract.Envelope) -> tuple[int, dict]:
     except BadRecord as e:
         return 400, {"error": str(e)}
     if existing is None:
-        if _group_commit(Row(rec.device, rec.seq, rec.payload, rec.sig, rec.body)):
+        if _group_commit(rec):
             return 201, {"status": "stored", "device": env.device, "seq": env.seq}
         # a concurrent upload of the same (device, seq) won the race
         existing = sql.key_and_payload(connection, env.device, env.seq)[1] or b""
@@ -224,7 +170,7 @@ _queue_lock = threading.Lock()
 _writer = threading.Lock()
 
 
-def _group_commit(row: Row) -> bool:
+def _group_commit(row: Record) -> bool:
     """Store one record with whatever else is waiting; False: (device, seq) was taken meanwhile."""
     slot = {"row": row, "ok": None}
     with _queue_lock:
@@ -259,7 +205,7 @@ def _known(env: contract.Envelope, existing: bytes) -> tuple[int, dict]:
 
 
 def store_batch(items: list) -> list[tuple[int, dict]]:
-    """Up to BATCH_MAX envelopes, answered per item, stored in one transaction (one commit)."""
+    """Up to ``protocol.envelope.BATCH_MAX`` envelopes, answered per item, stored in one transaction (one commit)."""
     out: list[Optional[tuple[int, dict]]] = [None] * len(items)
     envs: dict[int, contract.Envelope] = {}
     for i, obj in enumerate(items):
@@ -268,23 +214,21 @@ def store_batch(items: list) -> list[tuple[int, dict]]:
         except BadRecord as e:
             out[i] = (400, {"error": str(e)})
     keys = sql.keys(connection, {e.device for e in envs.values()})
-    rows: dict[int, Row] = {}
+    rows: dict[int, Record] = {}
     for i, env in envs.items():
         key = keys.get(env.device)
         if key is None or not contract.signature_ok(key, env):
             out[i] = (403, {"error": "unknown device or bad signature"})
             continue
         try:
-            rec = contract.to_record(env)
+            rows[i] = contract.to_record(env)
         except BadRecord as e:
             out[i] = (400, {"error": str(e)})
-            continue
-        rows[i] = Row(rec.device, rec.seq, rec.payload, rec.sig, rec.body)
     by_dev: dict[str, list[int]] = {}
     for r in rows.values():
         by_dev.setdefault(r.device, []).append(r.seq)
     stored = sql.payloads(connection, by_dev)
-    new: list[tuple[int, Row]] = []
+    new: list[tuple[int, Record]] = []
     for i, r in rows.items():
         k = (r.device, r.seq)
         if k in stored:

@@ -111,6 +111,10 @@ class Correction(models.Model):
     reason = models.CharField(max_length=1000, blank=True, default="")
     referee = models.CharField(max_length=200)
     created_at = models.DateTimeField(auto_now_add=True)
+    # a referee's correction by the hand's tiles (``rescore``): the hand re-settled by rules_min,
+    # its figures as ``hand_row`` builds them (dealer, winners, discarder, fans, fan_names,
+    # deductions) and what was keyed (events, prevalent_wind, flags); None: points only
+    rescored = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["id"]

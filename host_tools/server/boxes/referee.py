@@ -4,19 +4,19 @@ rulings on quarantined records. Each in one transaction with its audit entry; ea
 tournament's results version. A referee's correction always takes precedence over a box's."""
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 from django.db import transaction
 from django.utils import timezone
 
-from host_tools.server.contract import POINTS
 from host_tools.server.errors import Conflict, Invalid, NotFound
 from host_tools.server.results import cache, integrity
 from host_tools.server.tournaments import audit, formats
 from host_tools.server.tournaments.actions import bump, get
 from host_tools.server.tournaments.models import Player
 
+from . import hand_row
+from .contract import POINTS
 from .models import Correction, Hand, Record, Ruling
 
 
@@ -73,18 +73,15 @@ def correct(actor: str, tid: str, session: int, table: int, number: int, points:
     return c
 
 
-_FANS = re.compile(r"win (\d{1,6}) fans")
-
-
 def enter_hand(actor: str, tid: str, session: int, table: int, number: int, seats: list, dealer: int, prevalent_wind: str,
                events: list, reason: str, options: Optional[dict] = None) -> Hand:
     """A whole hand keyed by a referee (the box failed): the players by seat, the dealer, and
     the table's events in the settle protocol's form (win: notation and flags; kongs;
     penalties); rules_min settles it with the tournament's rule set."""
-    from rules_min.settle_request import settle
+    from .rescore import keyed, settle_keyed
 
     t = get(tid)
-    rules = formats.RULES[t.format]
+    rules = formats.of(t).rules
     if not 1 <= session <= formats.MAX_SESSION or not 1 <= table <= formats.MAX_TABLE or not 1 <= number <= 10000:
         raise Invalid("session and table must be 1..10000, the hand 1..10000")
     if not isinstance(seats, list) or len(seats) != 4:
@@ -93,36 +90,15 @@ def enter_hand(actor: str, tid: str, session: int, table: int, number: int, seat
     known = set(Player.objects.filter(tournament=t, pid__in=named).values_list("pid", flat=True))
     if len(named) < 3 or len(set(named)) != len(named) or set(named) - known:
         raise Invalid("seats must name 3 or 4 different registered players (unknown: %s)" % ", ".join(sorted(set(named) - known)))
-    try:
-        h = settle({"dealer": dealer, "prevalent_wind": prevalent_wind, "events": events, "options": options or {}}, rules)
-    except ValueError as e:
-        args = e.args
-        raise Invalid("the hand does not settle: %s" % (args[1] if len(args) > 1 else e)) from None
+    if Hand.objects.filter(tournament=tid, session=session, table=table, number=number, device__isnull=True).exists():
+        raise Conflict("hand %d of session %d table %d was already entered by a referee: correct it instead" % (number, session, table))
+    h = settle_keyed(rules, seats, dealer, prevalent_wind, events, options)
     deltas = h.deltas()
-    for i, p in enumerate(seats):
-        if p is None and deltas[i]:
-            raise Invalid("the empty seat cannot score")
-    ded = [0, 0, 0, 0]
-    fans = 0
-    for a, b, pts, why in h.settled():
-        if b is None and a is not None:
-            ded[a] += pts
-        m = _FANS.search(why)
-        if m:
-            fans = max(fans, int(m.group(1)))
-    winners = "".join(str(w) for w in h.winners)
-    discarder = None
-    for ev in events:
-        if isinstance(ev, dict) and "win" in ev and ev.get("from") is not None:
-            discarder = ev["from"]
-            break
+    now = timezone.now()
     with transaction.atomic():
         row = Hand.objects.create(
-            tournament=tid, session=session, table=table, number=number, rules=rules, record=None,
-            p0=seats[0], p1=seats[1], p2=seats[2], p3=seats[3], d0=deltas[0], d1=deltas[1], d2=deltas[2], d3=deltas[3],
-            dealer=dealer, winners=winners, discarder=discarder, fans=fans, time=int(timezone.now().timestamp()),
-            deductions="" if not any(ded) else ",".join(map(str, ded)), entered_by=actor,
-            entry={"events": events, "prevalent_wind": prevalent_wind, "reason": reason, "flags": h.flags}, entered_at=timezone.now())
+            **hand_row.from_settled(h, tid, session, table, number, seats, int(now.timestamp())), entered_by=actor,
+            entry=dict(keyed(h, events, prevalent_wind), reason=reason), entered_at=now)
         bump(tid)
         audit.log(actor, "hand.enter", tid, "session %d table %d hand %d" % (session, table, number), None,
                   {"seats": seats, "deltas": deltas, "events": events, "reason": reason})

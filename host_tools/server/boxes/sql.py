@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from .hand_row import COLUMNS as HAND_COLUMNS
 from .models import Correction, Device, Hand, Record
 
 RECORD_COLUMNS = ("device_id", "seq", "payload", "sig", "kind", "tournament", "session", "table", "hand", "body", "seats", "time", "received_at")
-HAND_COLUMNS = ("tournament", "session", "table", "number", "rules", "record_id", "device", "p0", "p1", "p2", "p3", "d0", "d1", "d2", "d3",
-                "dealer", "winners", "discarder", "fans", "fan_names", "time", "deductions")
 CORRECTION_COLUMNS = ("hand_id", "target_device", "target_seq", "tournament", "source", "record_id", "deltas", "reason", "referee", "created_at")
 JSON_COLUMNS = {"body", "fan_names", "deltas"}
 

@@ -1,6 +1,7 @@
 """Results of a tournament from a ``Snapshot``: the counted hands (``integrity``), their
-effective deltas (corrections), per-table scores, and the format's standings through the pure
-functions of ``host_tools.tournament``. Pure: no database.
+effective deltas (corrections), the tables as played, and the format's standings: the adapter
+from the database to the format (``host_tools.tournament.formats``: ``compute`` hands its
+``results`` an ``Event`` of plain data). Pure: no database.
 
 Never fails because of the data: a table or session that the format's rules cannot score (an
 accepted fifth player, a tie that needs a play-off, a final without its carry ratio...) becomes
@@ -8,37 +9,32 @@ a problem on the page, and the rest is scored. Work is bounded by the stored row
 numbered 1..10000 at most (integrity refuses the rest), and lists are built per session that
 exists below the highest one.
 
-DECISIONS (beyond host_tools.tournament's own):
+DECISIONS (beyond the formats' own):
 
 * A hand's deltas: the latest referee correction when there is one, else the latest counted
-  device correction, else the record's. Referee rulings take precedence over a box.
-* A player's session match score is the sum of their hand deltas (``seats[i]`` gets
-  ``deltas[i]``), plus the session's off-table penalties (``points``; ``late`` by the format's
-  table). A late arrival beyond the limit or a disqualification forfeits the session (a
-  disqualification that session and every later one); disqualified players are listed last
-  without a rank. Substitutes play but are not ranked.
+  device correction, else the record's. Referee rulings take precedence over a box. A referee's
+  correction by the hand's tiles replaces every figure derived from the hand (winners,
+  discarder, fans, deductions), not only its deltas.
+* A re-seated table (players found in the wrong chairs): its hands in the re-seat's range are
+  read with the players who really sat there; the box's own cross-check (session_end) still
+  compares with the chairs as the box recorded them.
 * ``session_end`` match scores are a cross-check only: a difference is a problem.
-* Sichuan: session n is stage n; 净胜分 excludes penalties (the hands' deductions and off-table
-  points). Survival: every table's hands in time order (see ``formats_survival``).
+* A format that scores single hands (``every_hand``: Sichuan's games, the survival event's
+  multipliers) reads every table's hands; the others read their sums.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
-from functools import lru_cache
 from typing import Any, Optional
 
 from host_tools.server.tournaments.formats import MAX_SESSION
-from host_tools.tournament import attendance, scoring
-from host_tools.tournament.exports import format_score
-from host_tools.tournament.model import Standing, TableResult, TournamentError
+from host_tools.tournament import formats
+from host_tools.tournament.formats.standings import SCORING_ERRORS
 
 from . import integrity, times
 from .snapshot import Snapshot
 
-SCORING_ERRORS = (TournamentError, ValueError, ArithmeticError, KeyError)
-EVERY_HAND = ("sichuan_003", "mcr_survival")  # formats that score single hands, not their sums
-fmt = lru_cache(maxsize=1 << 16)(format_score)  # the same few scores render thousands of times
+__all__ = ["SCORING_ERRORS", "Result", "Table", "compute", "table_problems", "tables_of"]
 
 
 @dataclass
@@ -56,6 +52,7 @@ class Table:
     detail: Optional[list] = None  # the counted hands, when read
     snap: Optional[Snapshot] = field(default=None, repr=False)
     _raw: Optional[dict] = None
+    referee_end: Optional[dict] = None  # a referee ended the table: {"hands", "referee", "reason"}
 
     @property
     def hands(self) -> list:
@@ -118,7 +115,7 @@ class Result:
     extra: dict = field(default_factory=dict)
     snapshot: Optional[Snapshot] = None
     verdict: Optional[integrity.Verdict] = None
-    live: Any = None  # the format's live state: the survival event (formats_survival.Live)
+    live: Any = None  # the format's live state: the survival event (formats.mcr_survival.Live)
 
     def names(self) -> dict:
         return self.snapshot.names() if self.snapshot else {}
@@ -150,11 +147,14 @@ def _apply_corrections(snap: Snapshot, verdict: integrity.Verdict) -> None:
         return
     by_hand: dict = {}
     by_box: dict = {}
+    rescored: dict = {}  # hand id -> the latest re-scoring (a later points-only correction keeps its figures)
     for c in snap.corrections:
         if c.hand_id is None or (c.source == "device" and not verdict.counts(c.record_id)):
             continue
         if c.source == "device":
             by_box[c.hand_id] = c
+        elif c.rescored is not None:
+            rescored[c.hand_id] = c.rescored
         prev = by_hand.get(c.hand_id)
         if prev is None or c.source == "referee" or prev.source == "device":
             by_hand[c.hand_id] = c  # later wins, except that a device never overrides a referee
@@ -165,10 +165,29 @@ def _apply_corrections(snap: Snapshot, verdict: integrity.Verdict) -> None:
             if c is None:
                 continue
             h.deltas = tuple(c.deltas)
-            h.correction = {"source": c.source, "reason": c.reason, "referee": c.referee, "at": c.at}
+            h.correction = {"source": c.source, "reason": c.reason, "referee": c.referee, "at": c.at, "rescored": c.rescored is not None}
+            r = rescored.get(h.id)
+            if r is not None and c.source == "referee":  # re-scored from the hand's tiles: every figure of the hand
+                h.dealer, h.winners, h.discarder, h.fans = r["dealer"], tuple(int(w) for w in r["winners"]), r["discarder"], r["fans"]
+                h.deductions = tuple(int(x) for x in r["deductions"].split(",")) if r["deductions"] else (0, 0, 0, 0)
             b = by_box.get(h.id)
             if b is not None:
                 h.box_deltas = tuple(b.deltas)
+
+
+def _apply_reseats(snap: Snapshot) -> None:
+    """The hands a referee re-seated, read with the players who sat there (``box_seats`` keeps
+    the chairs as recorded). Several re-seats of one hand apply in the order they were made."""
+    if not snap.reseats:
+        return
+    hands = snap.load_hands({(r["session"], r["table"]) for r in snap.reseats})
+    for r in snap.reseats:
+        swap = r["players"]
+        for h in hands[(r["session"], r["table"])]:
+            if r["first_hand"] <= h.number <= r["last_hand"]:
+                if h.box_seats is None:
+                    h.box_seats = h.seats
+                h.seats = tuple(swap.get(p, p) if p is not None else None for p in h.seats)
 
 
 def tables_of(snap: Snapshot, verdict: integrity.Verdict, every_hand: bool = False) -> dict:
@@ -210,6 +229,9 @@ def tables_of(snap: Snapshot, verdict: integrity.Verdict, every_hand: bool = Fal
             x = tb(s, t)
             x.detail = sorted(counted, key=_by_number)
             x.groups = []
+    for k, end in snap.table_ends.items():
+        if k in tables:
+            tables[k].referee_end = end
     return tables
 
 
@@ -236,236 +258,26 @@ def _quarantine_list(snap: Snapshot, verdict: integrity.Verdict) -> list:
     return out
 
 
-# --------------------------------------------------------------------------- penalties
+# --------------------------------------------------------------------------- the format's results
 
-def _late(fmt: str, minutes: str):
-    rule = scoring.gd_late if fmt == "guangdong_004" else scoring.mcr_late
-    return rule(Fraction(minutes))  # stored minutes were checked as short decimals
-
-
-def session_penalties(snap: Snapshot, fmt: str, problems: list):
-    """-> (points: (session, player) -> int, forfeits: session -> set, dq: player -> first session)"""
-    points: dict = {}
-    forfeits: dict = {}
-    dq: dict = {}
-    for p in snap.penalties:
-        key = (p["session"], p["player"])
-        try:
-            if p["kind"] == "points":
-                points[key] = points.get(key, 0) + p["points"]
-            elif p["kind"] == "late":
-                if fmt == "sichuan_003":
-                    continue  # seed 003 §五.1 forfeits a game or the stage: formats_sichuan
-                r = _late(fmt, p["minutes"])
-                if r.forfeit:
-                    forfeits.setdefault(p["session"], set()).add(p["player"])
-                points[key] = points.get(key, 0) + r.penalty
-            elif p["kind"] == "disqualification":
-                dq[p["player"]] = min(dq.get(p["player"], p["session"]), p["session"])
-        except SCORING_ERRORS as e:
-            problems.append("penalty %d: %s" % (p["id"], e))
-    return points, forfeits, dq
-
-
-def _table_results(snap, tables, fmt, problems):
-    """-> (sessions: list, index session-1, of lists of TableResult; n; dq; substitutes).
-
-    Each session's tables come from its published seating (``attendance.session_tables``), so a
-    table that did not play (two or one present) gives its present players the seeds' results
-    and they stay in the standings; absent players (marked absent, forfeits, disqualified) are
-    the table's forfeits."""
-    points, forfeits, dq = session_penalties(snap, fmt, problems)
-    subs = {p["id"] for p in snap.players if p["substitute"]}
-    n = max([s for s, _ in tables] + [p["session"] for p in snap.penalties if p["session"] <= MAX_SESSION] + [0])
-    sessions: list = [[] for _ in range(n)]
-    by_session: dict = {}
-    for (s, t) in sorted(tables):
-        by_session.setdefault(s, []).append(t)
-    for s in range(1, n + 1):
-        gone = set(forfeits.get(s, ())) | {p for p, first in dq.items() if first <= s} | set(snap.absences.get(s, ()))
-        played: dict = {}
-        seen: set = set()
-        for t in by_session.get(s, ()):
-            tb = tables[(s, t)]
-            if not tb.n_hands:
-                continue
-            raw = tb.raw_scores()
-            dup = [p for p in raw if p in seen]
-            if dup:
-                problems.append("session %d: %s counted at an earlier table; left out at table %d" % (s, ", ".join(sorted(dup)), t))
-            played[t] = {p: v + points.get((s, p), 0) for p, v in raw.items() if p not in seen}
-            seen.update(raw)
-        seating = [{"table": t, "players": ps} for t, ps in sorted(snap.seatings.get(s, {}).items())]
-        try:
-            results, probs = attendance.session_tables(seating, played, gone)
-        except SCORING_ERRORS as e:  # a seating the rules cannot read: the tables as played
-            problems.append("session %d: %s" % (s, e))
-            results, probs = [], []
-            for t, scores in played.items():
-                try:
-                    results.append(TableResult({p: v for p, v in scores.items() if p not in gone}, tuple(sorted(p for p in scores if p in gone)), t))
-                except SCORING_ERRORS as e2:
-                    problems.append("session %d table %d not scored: %s" % (s, t, e2))
-        if seating:
-            problems.extend("session %d: %s" % (s, p) for p in probs)
-        sessions[s - 1] = results
-    return sessions, n, dq, subs
-
-
-def _safe_sessions(sessions, fn, problems):
-    out = []
-    for i, s in enumerate(sessions):
-        try:
-            out.append(fn(s))
-        except SCORING_ERRORS as e:
-            problems.append("session %d not scored: %s" % (i + 1, e))
-            out.append({})
-    return out
-
-
-# --------------------------------------------------------------------------- rows
-
-def _exact(x) -> Optional[str]:
-    return None if x is None else str(Fraction(x))
-
-
-def _status(x) -> str:
-    return "forfeit" if x.forfeit else ("" if x.played else "no play")
-
-
-def _rows(standings: list, names: dict, dq: dict) -> list:
-    rows = []
-    for s in standings:
-        rows.append({
-            "rank": None if s.player in dq else s.rank, "player": s.player, "name": names.get(s.player, ""),
-            "standard": fmt(s.standard), "match": fmt(s.match), "standard_exact": _exact(s.standard),
-            "status": "disqualified" if s.player in dq else "",
-            "sessions": [None if x is None else {"table": x.table, "standard": fmt(x.standard), "match": fmt(x.match),
-                                                  "place": x.place, "status": _status(x)} for x in s.sessions],
-        })
-    return rows
-
-
-def _rerank(standings: list, drop: set) -> list:
-    """Standings without ``drop`` (substitutes), ranks closed up."""
-    out, prev, rank = [], None, 0
-    kept = [s for s in standings if s.player not in drop]
-    for i, s in enumerate(kept):
-        k = s.key or (s.standard, s.match)
-        if k != prev:
-            rank = i + 1
-        prev = k
-        out.append(Standing(rank, s.player, s.standard, s.match, s.sessions, s.key) if s.rank != rank else s)
-    return out
-
-
-def _with_everyone(standings: list, snap: Snapshot, n: int) -> list:
-    """Registered players without any result yet are listed too (0 points, no sessions),
-    after the players who did at least as well and before those who did worse.
-    DECISION: their rank is one more than the number of players above 0 / 0."""
-    have = {s.player for s in standings}
-    missing = [p["id"] for p in snap.players if p["id"] not in have and not p["substitute"]]
-    if not missing:
-        return standings
-    zero = (Fraction(0), 0)
-
-    def pair(s):
-        return (s.standard if s.standard is not None else Fraction(0), s.match)
-
-    above = [s for s in standings if pair(s) >= zero]
-    below = [s for s in standings if pair(s) < zero]
-    rank = sum(1 for s in standings if pair(s) > zero) + 1
-    std = Fraction(0) if (standings and standings[0].standard is not None) or snap.tournament["format"] != "guangdong_004" else None
-    extra = [Standing(rank, p, std, 0, (None,) * n, ()) for p in missing]
-    return above + extra + below
-
-
-def _dq_last(standings: list, dq: dict) -> list:
-    return [s for s in standings if s.player not in dq] + [s for s in standings if s.player in dq]
-
-
-def _table_scores(scored: dict) -> dict:
-    out: dict = {}
-    for s, per in scored.items():
-        for p, x in per.items():
-            out.setdefault((s, x.table), {})[p] = x
-    return out
-
-
-# --------------------------------------------------------------------------- formats
-
-def _mcr_like(snap, tables, fmt, problems) -> tuple:
-    sessions, n, dq, subs = _table_results(snap, tables, fmt, problems)
-    draw = [p["id"] for p in snap.players]
-    settings = snap.tournament["settings"]
-    prelim = None
-    if fmt == "mcr_swiss_001":
-        base = settings["base"]
-        scored = _safe_sessions(sessions, lambda s: scoring.swiss_session(s, base), problems)
-        standings = scoring.swiss_standings(scored, base, draw)
-    else:
-        scored = _safe_sessions(sessions, scoring.mcr_session, problems)
-        np_ = settings["prelim_sessions"]
-        standings = scoring.mcr_standings(scored, draw)
-        prelim = scoring.mcr_standings(scored[:np_], draw) if n > np_ else standings
-        if n > np_:
-            try:
-                standings = scoring.mcr_final_standings(scored[:np_], scored[np_:], settings["finalists"], draw)
-            except SCORING_ERRORS as e:
-                problems.append("final standings: %s (showing all sessions cumulatively)" % e)
-    standings = _dq_last(_with_everyone(_rerank(standings, subs), snap, n), dq)
-    if prelim is not None:
-        prelim = _rerank(prelim, subs)
-    per = {i + 1: s for i, s in enumerate(scored)}
-    return standings, _rows(standings, snap.names(), dq), _table_scores(per), dq, prelim, {"sessions": n}
-
-
-def _guangdong(snap, tables, problems) -> tuple:
-    sessions, n, dq, subs = _table_results(snap, tables, "guangdong_004", problems)
-    draw = [p["id"] for p in snap.players]
-    settings = snap.tournament["settings"]
-    np_ = settings["prelim_sessions"]
-    scored = _safe_sessions(sessions, scoring.gd_session, problems)
-    prelim = scoring.gd_standings(scored[:np_], draw)
-    standings = prelim
-    extra: dict = {"sessions": n, "final": None}
-    if n > np_:
-        final_tables = sessions[np_]
-        if len(final_tables) != 1:
-            problems.append("the final (session %d) must be one table, found %d" % (np_ + 1, len(final_tables)))
-        else:
-            try:
-                standings = scoring.gd_final_standings(scored[:np_], final_tables[0], settings["carry_ratio"], draw)
-                extra["final"] = {"carry_ratio": settings["carry_ratio"]}
-            except SCORING_ERRORS as e:
-                problems.append("final: %s" % e)
-    standings = _dq_last(_with_everyone(_rerank(standings, subs), snap, n), dq)
-    per = {i + 1: s for i, s in enumerate(scored)}
-    return standings, _rows(standings, snap.names(), dq), _table_scores(per), dq, _rerank(prelim, subs), extra
+def event_of(snap: Snapshot, tables: dict) -> formats.Event:
+    """What the format's results read, from the snapshot: plain data and the tables as played."""
+    return formats.Event(snap.tournament["settings"], snap.players, tables, snap.seatings, snap.absences, snap.penalties,
+                         snap.playoffs, snap.survival)
 
 
 def compute(snap: Snapshot) -> Result:
     verdict = integrity.check(snap)
     _apply_corrections(snap, verdict)
-    fmt = snap.tournament["format"]
-    live = None
-    tables = tables_of(snap, verdict, every_hand=fmt in EVERY_HAND)
+    _apply_reseats(snap)
+    fmt = formats.get(snap.tournament["format"])
+    tables = tables_of(snap, verdict, every_hand=fmt.every_hand)
     problems: list = []
     try:
-        if fmt in ("mcr_000", "mcr_swiss_001"):
-            standings, rows, tscores, dq, prelim, extra = _mcr_like(snap, tables, fmt, problems)
-        elif fmt == "guangdong_004":
-            standings, rows, tscores, dq, prelim, extra = _guangdong(snap, tables, problems)
-        elif fmt == "sichuan_003":
-            from .formats_sichuan import sichuan
-            standings, rows, tscores, dq, prelim, extra = sichuan(snap, tables, problems)
-        else:
-            from .formats_survival import survival
-            standings, rows, tscores, dq, prelim, extra = survival(snap, tables, problems)
-            live = extra.pop("live", None)
+        out = fmt.results(event_of(snap, tables), problems)
     except SCORING_ERRORS as e:  # the format could not rank at all: show the tables, say why
         problems.append("standings could not be computed: %s" % e)
-        standings, rows, tscores, dq, prelim, extra = [], [], {}, {}, None, {}
+        out = formats.Outcome()
     for (s, t), tb in sorted(tables.items()):
         problems.extend(table_problems(tb))
     problems.extend(times.limit_problems(snap, tables))
@@ -473,7 +285,8 @@ def compute(snap: Snapshot) -> Result:
     waiting = sum(1 for q in quarantine if not q["accepted"] and not q["rejected"])
     if waiting:
         problems.insert(0, "%d record(s) in quarantine wait for a referee: not counted" % waiting)
-    return Result(snap.tournament, standings, rows, tables, tscores, problems, quarantine, set(dq), prelim, extra, snap, verdict, live)
+    return Result(snap.tournament, out.standings, out.rows, tables, out.table_scores, problems, quarantine, set(out.disqualified),
+                  out.prelim, out.extra, snap, verdict, out.live)
 
 
 def table_problems(tb: Table) -> list:
@@ -482,7 +295,7 @@ def table_problems(tb: Table) -> list:
     out = []
     if tb.end is not None:
         hs = tb.detail
-        if hs is None or not any(h.manual or h.correction is not None for h in hs):
+        if hs is None or not any(h.manual or h.correction is not None or h.box_seats is not None for h in hs):
             raw = tb.raw_scores()
             n = tb.n_hands
         else:
@@ -492,7 +305,7 @@ def table_problems(tb: Table) -> list:
                 if h.manual:
                     continue
                 n += 1
-                for p, d in zip(h.seats, h.box_deltas or h.original):
+                for p, d in zip(h.box_seats or h.seats, h.box_deltas or h.original):
                     if p is not None:
                         raw[p] = raw.get(p, 0) + d
         ms = tb.end.match_scores

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from host_tools.server.tournaments import formats
 from host_tools.server.tournaments.formats import MAX_SESSION, MAX_TABLE
 
 from .snapshot import Snapshot
@@ -66,7 +67,7 @@ def check(snap: Snapshot) -> Verdict:
     v = Verdict()
     tid = snap.tournament["id"]
     registered = {p["id"] for p in snap.players}
-    check_seating = snap.tournament["format"] != "mcr_survival"
+    check_seating = not formats.get(snap.tournament["format"]).live_tables
     latest = max(snap.seatings, default=None)
     seat_of: dict = {}  # (session, player) -> table, published seatings
     for s, tables in snap.seatings.items():

@@ -38,6 +38,7 @@ class HandRow:
     manual: bool
     correction: Optional[dict] = None
     box_deltas: Optional[tuple] = None  # the box's own: its record's, or its own correction's
+    box_seats: Optional[tuple] = None  # the chairs as recorded, when a referee re-seated the hand
 
     def player_deltas(self) -> dict:
         return {p: d for p, d in zip(self.seats, self.deltas) if p is not None}
@@ -92,12 +93,13 @@ class CorrectionRow:
     at: str
     where: Optional[tuple] = None  # (session, table) of the corrected hand
     hand_device: Optional[str] = None  # the corrected hand's box
+    rescored: Optional[dict] = None  # a referee's re-scoring from the tiles: the hand's figures (boxes.rescore)
 
 
 @dataclass
 class Snapshot:
-    tournament: dict
-    players: list  # dicts: id, name, draw, ema_id, country, substitute, withdrawn_from
+    tournament: dict  # id, name, format, settings, results_version and the event's details (actions.DETAILS)
+    players: list  # dicts: id, name, draw, ema_id, country, substitute, withdrawn_from, family_name
     seatings: dict  # session -> {table: [players]} (published ones only)
     bindings: dict  # device -> (tournament, table)
     starts: list
@@ -117,6 +119,9 @@ class Snapshot:
     survival: Optional[object] = None  # survival.snapshot.SurvivalData of a survival event
     absences: dict = field(default_factory=dict)  # session -> players marked absent
     starts_at: dict = field(default_factory=dict)  # session -> its official start (epoch seconds)
+    extra_minutes: dict = field(default_factory=dict)  # (session, table or None: every table) -> minutes given
+    table_ends: dict = field(default_factory=dict)  # (session, table) -> a referee's end: {"hands", "referee", "reason"}
+    reseats: list = field(default_factory=list)  # dicts: session, table, first_hand, last_hand, players, in order
 
     def names(self) -> dict:
         return {p["id"]: p["name"] for p in self.players}
@@ -209,11 +214,14 @@ def load(tid: str) -> Snapshot:
     from django.db import connection
 
     from host_tools.server.boxes.models import Correction, Device, Hand, Record, Ruling
-    from host_tools.server.tournaments.models import Absence, Penalty, Player, Playoff, SeatingTable, SessionStart, Tournament
+    from host_tools.server.tournaments import formats
+    from host_tools.server.tournaments.models import (Absence, Penalty, Player, Playoff, Reseat, SeatingTable, SessionStart, TableEnd,
+                                                      TimeExtension, Tournament)
 
-    t = Tournament.objects.values("id", "name", "format", "settings", "results_version").get(id=tid)
+    t = Tournament.objects.values("id", "name", "format", "settings", "results_version", "time_zone", "start_date", "end_date", "city",
+                                  "country", "mers_weight").get(id=tid)
     players = list(Player.objects.filter(tournament_id=tid).order_by(F("draw").asc(nulls_last=True), "pid").values(
-        "pid", "name", "draw", "ema_id", "country", "substitute", "withdrawn_from"))
+        "pid", "name", "draw", "ema_id", "country", "substitute", "withdrawn_from", "family_name"))
     for p in players:
         p["id"] = p.pop("pid")
     seatings: dict = {}
@@ -221,7 +229,7 @@ def load(tid: str) -> Snapshot:
             "seating__session", "table", "players"):
         seatings.setdefault(s, {})[table] = list(ps)
     survival = None
-    if t["format"] == "mcr_survival":  # its tables are confirmed live, not seated per session
+    if formats.get(t["format"]).live_tables:  # its tables are confirmed live, not seated per session
         from host_tools.server.survival import snapshot as survival_snapshot
         survival = survival_snapshot.load(tid)
         if survival.tables:
@@ -230,6 +238,12 @@ def load(tid: str) -> Snapshot:
     for s, pid in Absence.objects.filter(tournament_id=tid).values_list("session", "player__pid"):
         absences.setdefault(s, set()).add(pid)
     starts_at = dict(SessionStart.objects.filter(tournament_id=tid).values_list("session", "at"))
+    extra_minutes: dict = {}
+    for s, tb, m in TimeExtension.objects.filter(tournament_id=tid).values_list("session", "table", "minutes"):
+        extra_minutes[(s, tb)] = extra_minutes.get((s, tb), 0) + m
+    table_ends = {(s, tb): {"hands": n, "referee": who, "reason": why}
+                  for s, tb, n, who, why in TableEnd.objects.filter(tournament_id=tid).values_list("session", "table", "hands", "referee", "reason")}
+    reseats = list(Reseat.objects.filter(tournament_id=tid).order_by("id").values("session", "table", "first_hand", "last_hand", "players"))
     bindings = {d: (bt, tb) for d, bt, tb in Device.objects.filter(tournament__isnull=False).values_list("id", "tournament_id", "table")}
     q = connection.ops.quote_name
     groups: dict = {}
@@ -259,6 +273,8 @@ def load(tid: str) -> Snapshot:
         c.execute("SELECT id, device_id, seq, session, %s, %s, time FROM %s WHERE tournament = %%s AND kind = 'session_end' ORDER BY id"
                   % (q("table"), ends_sql, Record._meta.db_table), [tid])
         ends = [EndRow(rid, dev, seq, s, tb, hands, dict(_json(ms)), time or 0) for rid, dev, seq, s, tb, ms, hands, time in c.fetchall()]
+    for r in reseats:  # re-attributed hands are read one by one
+        special.add((r["session"], r["table"]))
     for k, sp in spans.items():
         # one table's hand numbers are all distinct when every group is a run of consecutive
         # numbers and no two runs overlap (the usual case); else read the single hands
@@ -273,9 +289,9 @@ def load(tid: str) -> Snapshot:
     corrections = []
     for r in Correction.objects.filter(tournament=tid).values_list(
             "id", "hand_id", "source", "record_id", "record__device_id", "target_device", "target_seq", "deltas", "reason", "referee",
-            "created_at", "hand__session", "hand__table", "hand__device").order_by("id"):
+            "created_at", "hand__session", "hand__table", "hand__device", "rescored").order_by("id"):
         where = None if r[1] is None else (r[11], r[12])
-        corrections.append(CorrectionRow(*r[:10], r[10].isoformat(timespec="seconds"), where, r[13]))
+        corrections.append(CorrectionRow(*r[:10], r[10].isoformat(timespec="seconds"), where, r[13], r[14]))
         if where is not None:
             special.add(where)
     rulings = {}
@@ -287,4 +303,4 @@ def load(tid: str) -> Snapshot:
     penalties = list(Penalty.objects.filter(tournament_id=tid, revoked=False).values("id", "session", "player", "kind", "minutes", "points", "game", "reason"))
     playoffs = list(Playoff.objects.filter(tournament_id=tid).order_by("id").values("id", "session", "table", "scores"))
     return Snapshot(dict(t), players, seatings, bindings, starts, ends, corrections, rulings, penalties, playoffs, t["results_version"],
-                    groups, special, max_hand, {}, read_hands, survival, absences, starts_at)
+                    groups, special, max_hand, {}, read_hands, survival, absences, starts_at, extra_minutes, table_ends, reseats)

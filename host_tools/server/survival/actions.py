@@ -1,7 +1,8 @@
 """Changes to a survival event: the draw from the individual event, confirming the next tables
 (as proposed, or the referee's swap), and the config of the table a box stands at. Each change
 is one transaction with its audit entry and bumps the results version; the event itself (who
-is in, scores, busts, placings, proposals) is replayed by ``results.formats_survival``.
+is in, scores, busts, placings, proposals) is replayed by its format's results
+(``host_tools.tournament.formats.mcr_survival``).
 
 DECISIONS:
 
@@ -38,19 +39,24 @@ from protocol import config as pconfig
 
 from .models import SurvivalDraw, SurvivalTable
 
-FORMAT = "mcr_survival"
 MAX_TABLES_AT_ONCE = 64
+
+
+def is_survival(t: Tournament) -> bool:
+    """A survival event: its format forms and confirms tables as the event runs."""
+    return formats.of(t).live_tables
 
 
 def survival_tournament(tid: str) -> Tournament:
     t = get(tid)
-    if t.format != FORMAT:
-        raise Invalid("tournament %s is not a survival event (format %s)" % (tid, FORMAT))
+    if not is_survival(t):
+        kinds = ", ".join(f.name for f in formats.registry.all() if f.live_tables)
+        raise Invalid("tournament %s is not a survival event (format %s)" % (tid, kinds))
     return t
 
 
 def live(tid: str):
-    """(results, formats_survival.Live) of a drawn survival event."""
+    """(results, formats.mcr_survival.Live) of a drawn survival event."""
     survival_tournament(tid)
     res = cache.result(tid)
     if res.live is None:
@@ -66,8 +72,9 @@ def _from_individual(t: Tournament, source: str, entered: list) -> tuple[list, l
         ind = Tournament.objects.get(id=source)
     except Tournament.DoesNotExist:
         raise Invalid("the individual event %r does not exist" % source) from None
-    if ind.format != "mcr_000":
-        raise Invalid("the individual event must be a Chinese Official individual event (mcr_000), %s is %s" % (source, ind.format))
+    if not formats.of(ind).survival_source:
+        sources = ", ".join(f.name for f in formats.registry.all() if f.survival_source)
+        raise Invalid("the individual event must be a Chinese Official individual event (%s), %s is %s" % (sources, source, ind.format))
     res = cache.result(source)
     waiting = sum(1 for q in res.quarantine if not q["accepted"] and not q["rejected"])
     if waiting:

@@ -1,6 +1,7 @@
 """What a survival event stores: its draw (the entrants in preliminary order, frozen when drawn)
 and the tables as the referee confirmed them. Everything else (scores, busts, placings, the next
-proposals) is replayed from these and the counted hand records (``results.formats_survival``)."""
+proposals) is replayed from these and the counted hand records by the format's results
+(``host_tools.tournament.formats.mcr_survival``)."""
 from __future__ import annotations
 
 from django.db import models

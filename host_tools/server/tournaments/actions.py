@@ -31,8 +31,61 @@ def get(tid: str) -> Tournament:
         raise NotFound("no tournament %r" % tid) from None
 
 
+DETAILS = ("time_zone", "start_date", "end_date", "city", "country", "mers_weight")  # the event itself (Tournament's fields)
+
+
+def details_dict(t: Tournament) -> dict:
+    out = {k: getattr(t, k) for k in DETAILS}
+    for k in ("start_date", "end_date"):
+        out[k] = None if out[k] is None else out[k].isoformat()
+    return out
+
+
 def as_dict(t: Tournament) -> dict:
-    return {"id": t.id, "name": t.name, "format": t.format, "settings": t.settings, "created_at": t.created_at.isoformat(timespec="seconds")}
+    return {"id": t.id, "name": t.name, "format": t.format, "settings": t.settings, "created_at": t.created_at.isoformat(timespec="seconds"),
+            "details": details_dict(t)}
+
+
+def _check_details(details: dict) -> dict:
+    """The event's details as stored: a time zone the server knows (IANA, e.g. Europe/Paris),
+    ISO dates (the last not before the first), a three-letter country code, a MERS weight as a
+    short decimal."""
+    import datetime
+    import zoneinfo
+
+    from host_tools.server import numeric
+
+    out = {}
+    for k, v in details.items():
+        if k not in DETAILS:
+            raise Invalid("unknown detail %r (details: %s)" % (k, ", ".join(DETAILS)))
+        v = "" if v is None else v
+        if not isinstance(v, str) or len(v) > 100 or any(ord(c) < 32 for c in v):
+            raise Invalid("%s must be text" % k)
+        v = v.strip()
+        if k == "time_zone" and v:
+            try:
+                zoneinfo.ZoneInfo(v)
+            except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+                raise Invalid("time_zone %r is not a time zone name (e.g. Europe/Paris, Asia/Shanghai)" % v[:64]) from None
+        elif k in ("start_date", "end_date"):
+            try:
+                v = datetime.date.fromisoformat(v) if v else None
+            except ValueError:
+                raise Invalid("%s must be a date YYYY-MM-DD" % k) from None
+        elif k == "country" and v and not (len(v) == 3 and v.isascii() and v.isalpha()):
+            raise Invalid("country must be a three-letter code (as the EMA lists it: FRA, CHN, ...)")
+        elif k == "country":
+            v = v.upper()
+        elif k == "mers_weight" and v:
+            try:
+                numeric.decimal(v, "mers_weight", 0, 10)  # checked; kept as typed
+            except numeric.BadNumber as e:
+                raise Invalid(str(e)) from None
+        elif k == "city" and len(v) > 100:
+            raise Invalid("city: at most 100 characters")
+        out[k] = v
+    return out
 
 
 # --------------------------------------------------------------------------- tournaments
@@ -50,7 +103,7 @@ def create_tournament(actor: str, tid: str, name: str, fmt: str, settings: Optio
     return t
 
 
-def update_tournament(actor: str, tid: str, name: Optional[str], settings: Optional[dict]) -> Tournament:
+def update_tournament(actor: str, tid: str, name: Optional[str], settings: Optional[dict], details: Optional[dict] = None) -> Tournament:
     with transaction.atomic():
         t = get(tid)
         before = as_dict(t)
@@ -61,6 +114,11 @@ def update_tournament(actor: str, tid: str, name: Optional[str], settings: Optio
                 raise Invalid(str(e)) from None
         if name is not None:
             t.name = name
+        if details is not None:
+            for k, v in _check_details(details).items():
+                setattr(t, k, v)
+            if t.start_date and t.end_date and t.end_date < t.start_date:
+                raise Invalid("the last day comes before the first")
         t.results_version += 1
         t.save()
         audit.log(actor, "tournament.update", tid, "tournament " + tid, before, as_dict(t))
@@ -71,7 +129,7 @@ def update_tournament(actor: str, tid: str, name: Optional[str], settings: Optio
 
 def player_dict(p: Player) -> dict:
     return {"id": p.pid, "name": p.name, "draw": p.draw, "ema_id": p.ema_id, "country": p.country, "substitute": p.substitute,
-            "checked_in": p.checked_in, "withdrawn_from": p.withdrawn_from}
+            "checked_in": p.checked_in, "withdrawn_from": p.withdrawn_from, "family_name": p.family_name}
 
 
 def import_players(actor: str, tid: str, players: list[dict]) -> dict:
@@ -96,7 +154,8 @@ def import_players(actor: str, tid: str, players: list[dict]) -> dict:
         # clear draws first so that swapping two players' draws in one import works
         Player.objects.filter(tournament_id=tid, pid__in=[i for i in ids if i in existing]).update(draw=None)
         for p in players:
-            fields = {"name": p["name"], "draw": p.get("draw"), "ema_id": p.get("ema_id") or "", "country": p.get("country") or ""}
+            fields = {"name": p["name"], "draw": p.get("draw"), "ema_id": p.get("ema_id") or "", "country": p.get("country") or "",
+                      "family_name": p.get("family_name") or ""}
             if "substitute" in p and p["substitute"] is not None:
                 fields["substitute"] = bool(p["substitute"])
             old = existing.get(p["id"])
@@ -112,7 +171,7 @@ def import_players(actor: str, tid: str, players: list[dict]) -> dict:
 
 
 def update_player(actor: str, tid: str, pid: str, **changes) -> Player:
-    allowed = {"name", "draw", "ema_id", "country", "substitute", "checked_in", "withdrawn_from"}
+    allowed = {"name", "draw", "ema_id", "country", "substitute", "checked_in", "withdrawn_from", "family_name"}
     bad = set(changes) - allowed
     if bad:
         raise Invalid("unknown player fields: %s" % ", ".join(sorted(bad)))
@@ -133,6 +192,28 @@ def update_player(actor: str, tid: str, pid: str, **changes) -> Player:
         bump(tid)
         audit.log(actor, "player.update", tid, "player " + pid, before, player_dict(p))
     return p
+
+
+def check_in(actor: str, tid: str, present: list) -> int:
+    """Check-in in one step: the players ``present`` are checked in, every other player is not.
+    Returns how many are checked in."""
+    get(tid)
+    if len(set(present)) != len(present):
+        raise Invalid("a player is named twice")
+    with transaction.atomic():
+        known = dict(Player.objects.select_for_update().filter(tournament_id=tid).values_list("pid", "checked_in"))
+        unknown = sorted(set(present) - set(known))
+        if unknown:
+            raise NotFound("not registered in %s: %s" % (tid, ", ".join(unknown[:20])))
+        now_in = set(present)
+        came = sorted(p for p in now_in if not known[p])
+        left = sorted(p for p, was in known.items() if was and p not in now_in)
+        Player.objects.filter(tournament_id=tid, pid__in=came).update(checked_in=True)
+        Player.objects.filter(tournament_id=tid, pid__in=left).update(checked_in=False)
+        bump(tid)
+        audit.log(actor, "players.check_in", tid, "players of " + tid, {"checked in": sum(known.values())},
+                  {"checked in": len(now_in), "arrived": came, "not here": left})
+    return len(now_in)
 
 
 def set_absent(actor: str, tid: str, session: int, pid: str, absent: bool, reason: str = "") -> None:
@@ -261,7 +342,7 @@ def generate(t: Tournament, session: int, method: str, ranked: list[str], histor
     if method not in METHODS:
         raise Invalid("method must be one of %s" % ", ".join(METHODS))
     by_draw, by_rank = field_for(t, session, ranked)
-    allow_three = formats.ALLOW_THREE.get(t.format, False)
+    allow_three = formats.of(t).allow_three
     info: dict = {}
     try:
         if method == "draw":

@@ -6,7 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from .formats import FORMATS, MAX_SESSION, TITLES
+from . import formats
+from .formats import MAX_SESSION
 
 ID_MAX = 64
 
@@ -14,12 +15,20 @@ ID_MAX = 64
 class Tournament(models.Model):
     id = models.CharField(_("id"), max_length=ID_MAX, primary_key=True)
     name = models.CharField(_("name"), max_length=200)
-    format = models.CharField(_("format"), max_length=20, choices=[(k, TITLES[k]) for k in FORMATS])
+    format = models.CharField(_("format"), max_length=20, choices=formats.choices())
     settings = models.JSONField(_("settings"), default=dict)
     # bumped by every change that feeds the results (uploads, rulings, penalties...): the
     # standings cache is keyed by it (results.cache)
     results_version = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    # the event itself (``actions.DETAILS``): the hall's time zone, the pages' times are in it
+    # (empty: the server's, MT_TIME_ZONE); dates, city, country and MERS weight for the EMA sheet
+    time_zone = models.CharField(_("time zone of the hall"), max_length=64, blank=True, default="")
+    start_date = models.DateField(_("first day"), null=True, blank=True)
+    end_date = models.DateField(_("last day"), null=True, blank=True)
+    city = models.CharField(_("city"), max_length=100, blank=True, default="")
+    country = models.CharField(_("country"), max_length=3, blank=True, default="")  # as the EMA lists it: three letters
+    mers_weight = models.CharField(_("MERS weight"), max_length=10, blank=True, default="")  # exact decimal as text
 
     class Meta:
         ordering = ["id"]
@@ -35,6 +44,9 @@ class Player(models.Model):
     draw = models.PositiveIntegerField(_("draw number"), null=True, blank=True)
     ema_id = models.CharField(_("EMA id"), max_length=20, blank=True, default="")
     country = models.CharField(_("country"), max_length=60, blank=True, default="")
+    # the family name as registered: the EMA sheet's last name (a Chinese name is family name
+    # first, 李明: family_name 李); empty: the name's last word
+    family_name = models.CharField(_("family name"), max_length=100, blank=True, default="")
     # a substitute fills a seat left by an absent player; substitutes are not ranked
     substitute = models.BooleanField(_("substitute"), default=False)
     checked_in = models.BooleanField(_("checked in"), default=False)
@@ -134,6 +146,58 @@ class SessionStart(models.Model):
 
     class Meta:
         unique_together = [("tournament", "session")]
+
+
+class TimeExtension(models.Model):
+    """Minutes a referee adds to a session's time limit, at one table or (table None) at every
+    table; a table's deadline is the hall's plus the sum of both kinds (``clock.table_ends_at``),
+    and its box learns it with its config (``ends_at``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="time_extensions")
+    session = models.PositiveIntegerField()
+    table = models.PositiveIntegerField(null=True, blank=True)  # None: every table of the session
+    minutes = models.IntegerField()  # negative takes back minutes given by mistake
+    reason = models.CharField(max_length=1000)
+    referee = models.CharField(max_length=150)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+
+class TableEnd(models.Model):
+    """A referee ended a table's session (time called, a table without a box, a box that never
+    sent its session_end): the board shows it finished and the session counts as complete."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="table_ends")
+    session = models.PositiveIntegerField()
+    table = models.PositiveIntegerField()
+    hands = models.PositiveIntegerField()  # the counted hands when it was ended
+    reason = models.CharField(max_length=1000)
+    referee = models.CharField(max_length=150)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        unique_together = [("tournament", "session", "table")]
+
+
+class Reseat(models.Model):
+    """Players found in the wrong chairs: in hands ``first_hand``..``last_hand`` of the table the
+    player recorded as X was in fact ``players[X]`` (a permutation of the table's players). The
+    records stay as the box signed them; the results read the hands re-attributed."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="reseats")
+    session = models.PositiveIntegerField()
+    table = models.PositiveIntegerField()
+    first_hand = models.PositiveIntegerField()
+    last_hand = models.PositiveIntegerField()
+    players = models.JSONField()  # recorded player id -> the player who sat there
+    reason = models.CharField(max_length=1000)
+    referee = models.CharField(max_length=150)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
 
 
 class Playoff(models.Model):

@@ -28,9 +28,10 @@ def add_penalty(actor: str, tid: str, session: int, player: str, kind: str, reas
         raise Invalid("session must be 1..10000")
     if not Player.objects.filter(tournament=t, pid=player).exists():
         raise Invalid("%r is not a registered player" % player)
-    if t.format == "mcr_survival":
+    fmt = formats.of(t)
+    if fmt.live_tables:
         raise Invalid("the survival event takes its penalties at the table (penalty events of the hands)")
-    if game is not None and (kind != Penalty.LATE or t.format != "sichuan_003"):
+    if game is not None and (kind != Penalty.LATE or not fmt.late_per_game):
         raise Invalid("a game is given for a late arrival in Sichuan only")
     if game is not None and (isinstance(game, bool) or not isinstance(game, int) or not 1 <= game <= 1000):
         raise Invalid("game must be 1..1000 (the game of the stage the player was late for)")

@@ -9,7 +9,8 @@ from django import forms
 from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 
-from host_tools.server.tournaments.formats import FORMATS, MAX_SESSION, MAX_TABLE, TITLES
+from host_tools.server.tournaments import formats
+from host_tools.server.tournaments.formats import MAX_SESSION, MAX_TABLE
 
 ident = RegexValidator(r"^[^\x00-\x20\x7f]{1,64}$", _("1-64 characters, no spaces or control characters"))
 player_id = RegexValidator(r"^[^\x00-\x20\x7f/]{1,16}$", _("1-16 characters, no spaces, / or control characters"))
@@ -19,34 +20,53 @@ slug = RegexValidator(r"^[A-Za-z0-9_.-]{1,64}$", _("letters, digits, . _ - only"
 class TournamentForm(forms.Form):
     id = forms.CharField(label=_("Id (in URLs and on the boxes)"), max_length=64, validators=[slug])
     name = forms.CharField(label=_("Name"), max_length=200)
-    format = forms.ChoiceField(label=_("Format"), choices=[(k, TITLES[k]) for k in FORMATS])
+    format = forms.ChoiceField(label=_("Format"), choices=formats.choices())
 
 
 class SettingsForm(forms.Form):
-    """One field per setting of the tournament's format."""
+    """One field per setting of the tournament's format (its check is the format's, when the
+    settings are saved); a setting that may be empty (None) may be left empty here."""
 
     LABELS = {"prelim_sessions": _("Preliminary sessions"), "finalists": _("Finalists"), "base": _("Starting score (base)"),
               "stage2_quota": _("Stage 2: players who advance"), "carry_ratio": _("Final: carry ratio (e.g. 1/2 or 0.3)"),
-              "start_time": _("Event start (Unix time)"), "individual": _("Individual event (its preliminary ranking gives the draw)")}
+              "start_time": _("Event start (Unix time)"), "individual": _("Individual event (its preliminary ranking gives the draw)"),
+              "minutes": _("Time limit of a session in minutes (empty: none)")}
 
     def __init__(self, fmt: str, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["name"] = forms.CharField(label=_("Name"), max_length=200)
-        for k, default in FORMATS[fmt].items():
-            if k == "carry_ratio":
+        for s in formats.registry.get(fmt).settings:
+            k = s.name
+            if s.kind == "ratio":
                 self.fields[k] = forms.CharField(label=self.LABELS[k], required=False, max_length=30)
-            elif k == "individual":
+            elif s.kind == "tournament":
                 self.fields[k] = forms.CharField(label=self.LABELS[k], required=False, max_length=64, validators=[ident])
             else:
-                self.fields[k] = forms.IntegerField(label=self.LABELS[k], required=default is None, min_value=0, max_value=2**40)
+                self.fields[k] = forms.IntegerField(label=self.LABELS[k], required=not s.optional, min_value=0, max_value=2**40)
+
+        # the event itself (tournaments.actions.DETAILS, checked there)
+        self.fields["time_zone"] = forms.CharField(label=_("Time zone of the hall (e.g. Europe/Paris; empty: the server's)"), required=False,
+                                                   max_length=64)
+        self.fields["start_date"] = forms.DateField(label=_("First day (YYYY-MM-DD)"), required=False)
+        self.fields["end_date"] = forms.DateField(label=_("Last day"), required=False)
+        self.fields["city"] = forms.CharField(label=_("City"), required=False, max_length=100)
+        self.fields["country"] = forms.CharField(label=_("Country (three letters, as the EMA lists it)"), required=False, max_length=3)
+        self.fields["mers_weight"] = forms.CharField(label=_("MERS weight (EMA)"), required=False, max_length=10)
+
+    DETAILS = ("time_zone", "start_date", "end_date", "city", "country", "mers_weight")
 
     def settings(self) -> dict:
-        return {k: (v if v != "" else None) for k, v in self.cleaned_data.items() if k != "name"}
+        return {k: (v if v != "" else None) for k, v in self.cleaned_data.items() if k != "name" and k not in self.DETAILS}
+
+    def details(self) -> dict:
+        d = self.cleaned_data
+        return {k: (d[k].isoformat() if k.endswith("_date") and d[k] else d[k] or "") for k in self.DETAILS}
 
 
 class PlayerForm(forms.Form):
     id = forms.CharField(label=_("Player id"), max_length=16, validators=[player_id])
     name = forms.CharField(label=_("Name"), max_length=200)
+    family_name = forms.CharField(label=_("Family name (as in the name: 李 of 李明)"), required=False, max_length=100)
     draw = forms.IntegerField(label=_("Draw number"), required=False, min_value=1, max_value=10**6)
     ema_id = forms.CharField(label=_("EMA number"), required=False, max_length=20)
     country = forms.CharField(label=_("Country"), required=False, max_length=60)
@@ -55,6 +75,7 @@ class PlayerForm(forms.Form):
 
 class PlayerEditForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
+    family_name = forms.CharField(label=_("Family name (as in the name: 李 of 李明)"), required=False, max_length=100)
     draw = forms.IntegerField(label=_("Draw number"), required=False, min_value=1, max_value=10**6)
     ema_id = forms.CharField(label=_("EMA number"), required=False, max_length=20)
     country = forms.CharField(label=_("Country"), required=False, max_length=60)
@@ -64,7 +85,7 @@ class PlayerEditForm(forms.Form):
 
 
 class CsvImportForm(forms.Form):
-    file = forms.FileField(label=_("CSV file (columns: id,name,draw,ema_id,country,substitute)"))
+    file = forms.FileField(label=_("CSV file (columns: id,name,draw,ema_id,country,substitute,family_name)"))
 
 
 class AbsenceForm(forms.Form):
@@ -132,6 +153,66 @@ class PenaltyForm(forms.Form):
         self.fields["player"].choices = players
 
 
+class TablePenaltyForm(forms.Form):
+    """A penalty from a table's page: one of its players (chair and name), this session."""
+
+    player = forms.ChoiceField(label=_("Player"))
+    kind = forms.ChoiceField(label=_("Kind"), choices=[("points", _("points")), ("late", _("late arrival")), ("disqualification", _("disqualification"))])
+    minutes = forms.RegexField(label=_("Minutes late"), regex=r"^[0-9]{1,6}(\.[0-9]{1,6})?$", required=False, max_length=14)
+    points = forms.IntegerField(label=_("Points (negative: deducted)"), required=False, min_value=-100000, max_value=100000)
+    reason = forms.CharField(label=_("Reason"), max_length=1000)
+
+    def __init__(self, players, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = players
+
+
+class ExtendForm(forms.Form):
+    minutes = forms.IntegerField(label=_("Minutes more (negative: take back)"), min_value=-120, max_value=240)
+    every_table = forms.BooleanField(label=_("at every table of the session"), required=False)
+    reason = forms.CharField(label=_("Reason"), max_length=1000)
+
+
+class SessionExtendForm(forms.Form):
+    session = forms.IntegerField(label=_("Session"), min_value=1, max_value=MAX_SESSION)
+    table = forms.IntegerField(label=_("Table (empty: every table)"), required=False, min_value=1, max_value=MAX_TABLE)
+    minutes = forms.IntegerField(label=_("Minutes more (negative: take back)"), min_value=-120, max_value=240)
+    reason = forms.CharField(label=_("Reason"), max_length=1000)
+
+
+class EndTableForm(forms.Form):
+    confirm = forms.BooleanField(label=_("Yes, the table's session is over"))
+    reason = forms.CharField(label=_("Reason"), max_length=1000)
+
+
+class SwapBoxForm(forms.Form):
+    device = forms.ChoiceField(label=_("Spare box"))
+
+    def __init__(self, spares, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["device"].choices = [(d, "%s %s" % (d, label)) for d, label in spares]
+
+
+class ReseatForm(forms.Form):
+    """Who really sat in each chair of the seating, and the hands that were played so."""
+
+    first_hand = forms.IntegerField(label=_("From hand"), min_value=1, max_value=10000)
+    last_hand = forms.IntegerField(label=_("to hand"), min_value=1, max_value=10000)
+    move_seating = forms.BooleanField(label=_("They stay where they sit (the seating and the box follow)"), required=False)
+    reason = forms.CharField(label=_("Reason"), max_length=1000)
+
+    def __init__(self, players, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.n = len(players)
+        winds = "ESWN"
+        for i in range(self.n):
+            self.fields["chair%d" % i] = forms.ChoiceField(label=_("Chair %(n)d (%(w)s) was in fact") % {"n": i + 1, "w": winds[i]}, choices=players)
+        self.order_fields(["chair%d" % i for i in range(self.n)] + ["first_hand", "last_hand", "move_seating", "reason"])
+
+    def actual(self) -> list:
+        return [self.cleaned_data["chair%d" % i] for i in range(self.n)]
+
+
 class PlayoffForm(forms.Form):
     session = forms.IntegerField(label=_("Session"), min_value=1, max_value=MAX_SESSION)
     table = forms.IntegerField(label=_("Table (empty: runners-up play-off)"), required=False, min_value=1, max_value=MAX_TABLE)
@@ -170,67 +251,6 @@ class CorrectionForm(forms.Form):
 
     def deductions(self):
         return {p: self.cleaned_data.get("ded_" + p) or 0 for p in self.players if self.cleaned_data.get("ded_" + p)}
-
-
-class HandEntryForm(forms.Form):
-    """A whole hand keyed by a referee: who sat where, who won from whom, the hand in the
-    notation (README "Hand notation") and its flags; scored by rules_min. Kongs and in-hand
-    penalties are events of their own: the JSON API (POST .../hands) takes the full event list."""
-
-    hand = forms.IntegerField(label=_("Hand number"), min_value=1, max_value=10000)
-    seat0 = forms.ChoiceField(label=_("Seat 0"))
-    seat1 = forms.ChoiceField(label=_("Seat 1"))
-    seat2 = forms.ChoiceField(label=_("Seat 2"))
-    seat3 = forms.ChoiceField(label=_("Seat 3"), required=False)
-    dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int, choices=[(i, _("seat %d") % i) for i in range(4)])
-    prevalent_wind = forms.ChoiceField(label=_("Prevalent wind"), choices=[(w, w) for w in "ESWN"])
-    outcome = forms.ChoiceField(label=_("Outcome"), choices=[("win", _("a win")), ("wall", _("wall exhausted (no win)"))])
-    winner = forms.ChoiceField(label=_("Winner"), required=False)
-    discarder = forms.ChoiceField(label=_("Discarded by (empty: self-drawn)"), required=False)
-    notation = forms.CharField(label=_("Winning hand (notation, last tile wins)"), required=False, max_length=200)
-    flowers = forms.IntegerField(label=_("Flowers"), required=False, min_value=0, max_value=8, initial=0)
-    last_tile = forms.BooleanField(label=_("Last tile (海底)"), required=False)
-    last_of_kind = forms.BooleanField(label=_("Last of its kind (和绝张)"), required=False)
-    missing_suit = forms.ChoiceField(label=_("Missing suit (Sichuan)"), required=False, choices=[("", "-"), ("m", "m"), ("s", "s"), ("p", "p")])
-    horses = forms.CharField(label=_("Horses (Guangdong, e.g. 3m W)"), required=False, max_length=40)
-    reason = forms.CharField(label=_("Why entered by hand"), max_length=1000)
-
-    def __init__(self, players, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        choices = [("", "-")] + players
-        for f in ("seat0", "seat1", "seat2", "seat3", "winner", "discarder"):
-            self.fields[f].choices = choices
-
-    def clean(self):
-        c = super().clean()
-        seats = [c.get("seat%d" % i) or None for i in range(4)]
-        named = [p for p in seats if p]
-        if len(named) < 3 or len(set(named)) != len(named):
-            raise forms.ValidationError(_("seat 3 or 4 different players"))
-        c["seats"] = seats
-        events = []
-        if c.get("outcome") == "win":
-            if not c.get("winner") or c["winner"] not in named:
-                raise forms.ValidationError(_("pick the winner among the seated players"))
-            if c.get("discarder") and (c["discarder"] not in named or c["discarder"] == c["winner"]):
-                raise forms.ValidationError(_("the discarder is another seated player"))
-            if not c.get("notation"):
-                raise forms.ValidationError(_("key in the winning hand"))
-            ev = {"win": seats.index(c["winner"]), "from": seats.index(c["discarder"]) if c.get("discarder") else None, "hand": c["notation"].strip()}
-            for flag in ("last_tile", "last_of_kind"):
-                if c.get(flag):
-                    ev[flag] = True
-            if c.get("flowers"):
-                ev["flowers"] = c["flowers"]
-            if c.get("missing_suit"):
-                ev["missing_suit"] = c["missing_suit"]
-            if c.get("horses"):
-                ev["horses"] = c["horses"].split()
-            events.append(ev)
-        else:
-            events.append({"wall_end": True})
-        c["events"] = events
-        return c
 
 
 class RulingForm(forms.Form):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import auth, boxes, manage, public, referee, seating, survival
+from .views import auth, boxes, manage, public, referee, seating, survival, tables
 
 urlpatterns = [
     path("", public.index, name="index"),
@@ -12,7 +12,7 @@ urlpatterns = [
     path("t/<str:tid>/board", public.board),
     path("t/<str:tid>/awards", public.awards),
     path("t/<str:tid>/exports", public.exports),
-    path("t/<str:tid>/tables/<int:session>/<int:number>", public.table),
+    path("t/<str:tid>/tables/<int:session>/<int:number>", tables.table),
     path("t/<str:tid>/players/<str:pid>", public.player),
     path("t/<str:tid>/seating/<int:session>", public.seating),
     path("t/<str:tid>/seating/<int:session>/sheets", public.sheets),
@@ -27,6 +27,8 @@ urlpatterns = [
     path("t/<str:tid>/referee/", referee.home),
     path("t/<str:tid>/survival", survival.projector),
     path("t/<str:tid>/referee/survival", survival.referee),
-    path("t/<str:tid>/referee/tables/<int:session>/<int:table>/hands/<int:number>/correct", referee.correct),
-    path("t/<str:tid>/referee/tables/<int:session>/<int:table>/enter", referee.enter),
+    path("t/<str:tid>/referee/tables/<int:session>/<int:table>/hands/<int:number>/correct", tables.correct),
+    path("t/<str:tid>/referee/tables/<int:session>/<int:table>/hands/<int:number>/points", tables.correct_points),
+    path("t/<str:tid>/referee/tables/<int:session>/<int:table>/enter", tables.enter),
+    path("t/<str:tid>/referee/tables/<int:session>/<int:table>/reseat", tables.reseat),
 ]

@@ -1,4 +1,4 @@
-"""What every page needs: the tournament, the viewer's role in it, and role checks."""
+"""What every page needs: the tournament, its format, the viewer's role in it, and role checks."""
 from __future__ import annotations
 
 from functools import wraps
@@ -6,11 +6,12 @@ from functools import wraps
 from django.contrib import messages
 from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from host_tools.server import errors
 from host_tools.server.results import cache
-from host_tools.server.tournaments import permissions
+from host_tools.server.tournaments import formats, permissions
 from host_tools.server.tournaments.models import Tournament
 
 
@@ -21,9 +22,23 @@ def tournament_or_404(tid: str) -> Tournament:
         raise Http404(_("No such tournament")) from None
 
 
+def hall_zone(t: Tournament | None):
+    """The hall's time zone: the tournament's, else the server's (MT_TIME_ZONE)."""
+    import zoneinfo
+
+    from django.conf import settings
+
+    try:
+        return zoneinfo.ZoneInfo((t.time_zone if t is not None else "") or settings.TIME_ZONE)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
 def page(request, template: str, t: Tournament | None = None, section: str = "", **ctx):
+    timezone.activate(hall_zone(t))  # the pages' times are the hall's (templatetags/hall.py)
     role = permissions.role_in(request.user, t.id) if t is not None else None
-    return render(request, template, dict(ctx, tournament=t, role=role, section=section))
+    fmt = formats.of(t) if t is not None else None  # what the templates ask of the format
+    return render(request, template, dict(ctx, tournament=t, fmt=fmt, role=role, section=section))
 
 
 def result(t: Tournament):

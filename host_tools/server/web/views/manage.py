@@ -3,6 +3,7 @@ check-in, absences, substitutes, withdrawals), accounts and roles, the audit log
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.db.models import Max
 from django.http import HttpResponseForbidden
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
@@ -11,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 from host_tools.server import errors
 from host_tools.server.api.tournaments import players_from_csv
 from host_tools.server.tournaments import actions, audit, permissions
-from host_tools.server.tournaments.models import Absence, Player, Role
+from host_tools.server.tournaments.models import Absence, Player, Role, Seating
 
 from .. import forms
 from .common import actor, attempt, needs, page
@@ -33,10 +34,11 @@ def new_tournament(request):
 @needs("organizer")
 @require_http_methods(["GET", "POST"])
 def settings(request, t):
-    initial = dict(t.settings, name=t.name)
+    initial = dict(t.settings, name=t.name, **actions.details_dict(t))
     form = forms.SettingsForm(t.format, request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        _t, ok = attempt(request, form, lambda: actions.update_tournament(actor(request), t.id, form.cleaned_data["name"], form.settings()), _("Settings saved."))
+        _t, ok = attempt(request, form, lambda: actions.update_tournament(actor(request), t.id, form.cleaned_data["name"], form.settings(),
+                                                                         form.details()), _("Settings saved."))
         if ok:
             return redirect(request.path)
     return page(request, "web/manage/settings.html", t, "settings", form=form)
@@ -81,6 +83,10 @@ def players(request, t):
             pid = request.POST.get("player", "")
             attempt(request, None, lambda: actions.update_player(who, t.id, pid, checked_in=request.POST.get("value") == "1"), _("Check-in saved."))
             return redirect(request.path)
+        elif a == "checkin-all":
+            present = request.POST.getlist("present")
+            attempt(request, None, lambda: actions.check_in(who, t.id, present), _("Check-in saved: %(n)d present.") % {"n": len(present)})
+            return redirect(request.path)
         elif a == "absence" and absence.is_valid():
             d = absence.cleaned_data
             _r, ok = attempt(request, absence, lambda: actions.set_absent(who, t.id, d["session"], d["player"], d["absent"], d["reason"]), _("Absence saved."))
@@ -88,8 +94,15 @@ def players(request, t):
                 return redirect(request.path)
     ps = list(Player.objects.filter(tournament=t))
     absences = list(Absence.objects.filter(tournament=t).select_related("player").order_by("session"))
+    # the check-in form ticks who is checked in; before anyone is, everyone expected at the next
+    # session (not absent from it, not withdrawn): the organizer unticks who is missing
+    nxt = (Seating.objects.filter(tournament=t, published_at__isnull=False).aggregate(m=Max("session"))["m"] or 0) + 1
+    away = {a.player.pid for a in absences if a.session == nxt}
+    anyone = any(p.checked_in for p in ps)
+    for p in ps:
+        p.tick = p.checked_in if anyone else (p.active_in(nxt) and p.pid not in away)
     return page(request, "web/manage/players.html", t, "players", players=ps, add=add, upload=upload, absence=absence, absences=absences,
-                checked=sum(1 for p in ps if p.checked_in))
+                checked=sum(1 for p in ps if p.checked_in), next_session=nxt)
 
 
 @needs("organizer")

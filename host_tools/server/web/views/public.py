@@ -9,13 +9,16 @@ import time
 
 from django.http import Http404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.utils.translation import ngettext
 
-from host_tools.server.api.results import awards_json, table_json
+from host_tools.server.api.results import awards_json
 from host_tools.server.boxes import actions as boxes
 from host_tools.server.tournaments import actions, formats, permissions
 from host_tools.server.tournaments.models import Player, Seating, Tournament
 from host_tools.tournament.model import TournamentError
 
+from .. import table_status
 from .common import page, result, tournament_or_404
 
 REFRESH = 30
@@ -29,16 +32,15 @@ def index(request):
 def home(request, tid):
     t = tournament_or_404(tid)
     seatings = list(Seating.objects.filter(tournament=t).order_by("session"))
-    return page(request, "web/home.html", t, "home", seatings=seatings, format_title=formats.TITLES[t.format])
+    return page(request, "web/home.html", t, "home", seatings=seatings, format_title=formats.of(t).title)
 
 
 def standings(request, tid):
     t = tournament_or_404(tid)
     res = result(t)
-    std = t.format in ("mcr_000", "mcr_swiss_001")
-    return page(request, "web/standings.html", t, "standings", res=res, rows=res.rows, std=std, refresh=REFRESH,
+    return page(request, "web/standings.html", t, "standings", res=res, rows=res.rows, std=formats.of(t).standard, refresh=REFRESH,
                 waiting=sum(1 for q in res.quarantine if not q["accepted"] and not q["rejected"]), projector=request.GET.get("projector") == "1",
-                updated=time.strftime("%H:%M:%S"))
+                updated=int(time.time()))
 
 
 def board(request, tid):
@@ -50,51 +52,11 @@ def board(request, tid):
     seat = Seating.objects.filter(tournament=t, session=current).first()
     seated = {x.table: x.players for x in seat.tables.all()} if seat else {}
     box_by_table = {b["table"]: b for b in boxes.status(t.id) if b["table"] is not None}
-    minutes = formats.SESSION_MINUTES[t.format]
-    rules = formats.RULES[t.format]
-    names = res.names()
-    cards = []
     now = int(time.time())
-    from host_tools.server.tournaments import clock
-    deadline = clock.ends_at(t, current)  # the hall's: a table that started late gets no extra time
-    for table in sorted(set(seated) | {tb for s, tb in res.tables if s == current}):
-        tb = res.tables.get((current, table))
-        hands = tb.n_hands if tb else 0
-        started = tb.start.time if tb and tb.start else (tb.first_time() if tb else None)
-        if deadline is not None:
-            left = None if tb and tb.end else max(0, deadline - now) // 60
-        else:
-            left = None if started is None or (tb and tb.end) else max(0, minutes * 60 - (now - started)) // 60
-        probs = []
-        if tb is not None:
-            from host_tools.server.results.compute import table_problems
-            probs = table_problems(tb)
-            if tb.quarantined:
-                probs.insert(0, _("%(n)d record(s) in quarantine") % {"n": tb.quarantined})
-        box = box_by_table.get(table)
-        if box is None:
-            probs.append(_("no box bound to this table"))
-        elif box["unsynced"]:
-            probs.append(_("%(n)d record(s) not synced") % {"n": box["unsynced"]})
-        cards.append({"table": table, "players": [(p, names.get(p, "")) for p in seated.get(table, tb.players() if tb else [])],
-                      "hands": hands, "of": formats.HANDS_PER_SESSION.get(rules), "ended": bool(tb and tb.end), "left": left,
-                      "box": box, "problems": probs})
+    # the hall's deadline: a table that started late gets no extra time unless a referee gives it
+    cards = [table_status.status(t, res, current, table, seated.get(table, []), box_by_table.get(table), now)
+             for table in sorted(set(seated) | {tb for s, tb in res.tables if s == current})]
     return page(request, "web/board.html", t, "board", cards=cards, session=current, sessions=sessions, refresh=REFRESH)
-
-
-def table(request, tid, session, number):
-    t = tournament_or_404(tid)
-    res = result(t)
-    if (session, number) not in res.tables:
-        raise Http404(_("No results for this table yet"))
-    tj = table_json(res, session, number)
-    names = res.names()
-    for h in tj["hands"]:
-        h["by_name"] = [(p, names.get(p, ""), h["points"].get(p)) for p in h["seats"] if p is not None]
-        h["winner_names"] = [names.get(p) or p for p in h["winners"]]
-        h["discarder_name"] = names.get(h["discarder"]) or h["discarder"] if h["discarder"] else ""
-    role = permissions.role_in(request.user, t.id)
-    return page(request, "web/table.html", t, "standings", tj=tj, can_correct=role is not None)
 
 
 def player(request, tid, pid):
@@ -108,6 +70,22 @@ def player(request, tid, pid):
     return page(request, "web/player.html", t, "standings", p=p, pid=pid, row=row, hands=hands)
 
 
+# seed 000 奖项设置: each award's name in the page's language, how it is decided, its count
+AWARDS = {
+    "most_wins": (gettext_lazy("Best attack (最佳进攻)"), gettext_lazy("Most hands won in the preliminary sessions; a tie goes to the better preliminary rank."),
+                  lambda n: ngettext("%(n)d win", "%(n)d wins", n) % {"n": n}),
+    "fewest_deal_ins": (gettext_lazy("Best defence (最佳防守)"),
+                        gettext_lazy("Fewest deal-ins (discarding another player's winning tile) among the players who played every preliminary "
+                           "session; a tie goes to the better preliminary rank."),
+                        lambda n: ngettext("%(n)d deal-in", "%(n)d deal-ins", n) % {"n": n}),
+    "biggest_hand": (gettext_lazy("Biggest hand (单盘最大番)"), gettext_lazy("The most fans in one winning hand (flowers included); a tie goes to the hand reached first."),
+                     lambda n: ngettext("%(n)d fan", "%(n)d fans", n) % {"n": n}),
+    "most_self_draws": (gettext_lazy("Self-draw king (自摸王)"),
+                        gettext_lazy("Most wins by self-draw; a tie goes to the most self-draws in one session, then the better preliminary rank."),
+                        lambda n: ngettext("%(n)d self-draw", "%(n)d self-draws", n) % {"n": n}),
+}
+
+
 def awards(request, tid):
     t = tournament_or_404(tid)
     try:
@@ -115,7 +93,13 @@ def awards(request, tid):
         err = None
     except TournamentError as e:
         aw, err = {}, str(e)
-    return page(request, "web/awards.html", t, "awards", awards=aw, error=err)
+    cards = []
+    for key, a in aw.items():
+        title, how, count = AWARDS[key]
+        cards.append(dict(a, key=key, name=title, how=how, ranking=[dict(x, text=count(x["value"])) for x in a["ranking"]],
+                          hand_text=count(a["hand"]["fans"]) if a.get("hand") else ""))
+    pending = next((a["incomplete_sessions"] for a in aw.values()), [])
+    return page(request, "web/awards.html", t, "awards", cards=cards, error=err, pending=pending)
 
 
 def _seating_or_404(request, t, session):
@@ -137,11 +121,11 @@ def seating(request, tid, session):
 def sheets(request, tid, session):
     t = tournament_or_404(tid)
     s, rows = _seating_or_404(request, t, session)
-    rules = formats.RULES[t.format]
-    return page(request, "web/sheets.html", t, "seating", s=s, rows=rows, session=session, hands=formats.HANDS_PER_SESSION.get(rules),
-                minutes=formats.SESSION_MINUTES[t.format], projector=True)
+    fmt = formats.of(t)
+    return page(request, "web/sheets.html", t, "seating", s=s, rows=rows, session=session, hands=fmt.hands,
+                minutes=fmt.minutes(t.settings), projector=True)
 
 
 def exports(request, tid):
     t = tournament_or_404(tid)
-    return page(request, "web/exports.html", t, "exports", mcr=t.format in ("mcr_000", "mcr_swiss_001"))
+    return page(request, "web/exports.html", t, "exports", ema=formats.of(t).ema_sheet)

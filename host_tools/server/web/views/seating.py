@@ -29,7 +29,7 @@ def session_page(request, t, session):
     names = dict(Player.objects.filter(tournament=t).values_list("pid", "name"))
     seated = [(p, "%s %s" % (p, names.get(p, ""))) for p, _x in seated]
     gen = forms.SeatingForm(request.POST if request.POST.get("action") == "generate" else None, prefix="gen",
-                            initial={"session": session, "method": formats.default_method(t.format, session)})
+                            initial={"session": session, "method": formats.of(t).default_method(session)})
     swap = forms.SwapForm(seated, request.POST if request.POST.get("action") == "swap" else None, prefix="swap")
     if request.method == "POST":
         a = request.POST.get("action")

@@ -26,11 +26,11 @@ def _clock(doc: dict, now: int) -> dict:
         return {}
     nxt = rules.next_step_s(start, now)
     return {"multiplier": rules.multiplier(now - start), "next_multiplier": rules.multiplier(nxt - start),
-            "next_at": time.strftime("%H:%M", time.localtime(nxt)), "elapsed": (now - start) // 60}
+            "next_at": nxt, "elapsed": (now - start) // 60}
 
 
 def _survival(t):
-    if t.format != actions.FORMAT:
+    if not actions.is_survival(t):
         raise Http404(_("This is not a survival event"))
     res = result(t)
     return res, res.extra.get("survival") or {}
@@ -57,7 +57,7 @@ def projector(request, tid):
     return page(request, "web/survival/projector.html", t, "survival", doc=doc, podium=podium, running=running, names=names,
                 waiting=[r for r in res.rows if r["status"] == "waiting"], decided=[r for r in res.rows if r["rank"] is not None],
                 clock=_clock(doc, int(time.time())), refresh=REFRESH, projector=request.GET.get("projector") == "1",
-                updated=time.strftime("%H:%M:%S"))
+                updated=int(time.time()))
 
 
 @needs("referee")

@@ -1,0 +1,67 @@
+# The builder for MicroPython boards (firmware/board/__init__.py's build()): the drivers of
+# firmware/drivers/ on the buses and pins of machine (or the stand-in a test hands in), as the
+# board config names them.
+from firmware.board.base import BandedScreen, FramebufScreen, Hardware, _matrix, _renderer
+
+
+def build_mp(cfg, machine):
+    Pin = machine.Pin
+    buses = {}
+
+    def pin_out(n, v=1):
+        return Pin(n, Pin.OUT, value=v)
+
+    def i2c(c):
+        key = ("i2c", c["i2c_id"])
+        if key not in buses:
+            buses[key] = machine.I2C(c["i2c_id"], sda=Pin(c["sda"]), scl=Pin(c["scl"]), freq=c["freq"])
+        return buses[key]
+
+    def spi(c):
+        key = ("spi", c["spi_id"])
+        if key not in buses:
+            kw = {"baudrate": c["baudrate"], "polarity": 0, "phase": 0, "sck": Pin(c["sck"]),
+                  "mosi": Pin(c["mosi"])}
+            if c.get("miso") is not None:
+                kw["miso"] = Pin(c["miso"])
+            buses[key] = machine.SPI(c["spi_id"], **kw)
+        return buses[key]
+
+    # keypad: rows open-drain outputs, columns inputs with pull-ups
+    k = cfg.KEYPAD
+    rows = [Pin(n, Pin.OPEN_DRAIN, value=1) for n in k["rows"]]
+    cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in k["cols"]]
+    keys = _matrix(k, rows, cols)
+
+    d = cfg.DISPLAY
+    if d["driver"] == "ssd1306":
+        from firmware.drivers.ssd1306 import SSD1306_I2C
+        display = FramebufScreen(SSD1306_I2C(i2c(d), d["width"], d["height"], addr=d.get("addr", 0x3C)),
+                                 _renderer(cfg))
+    elif d["driver"] == "st7789":
+        from firmware.drivers.st7789 import ST7789
+        if d.get("backlight") is not None:
+            pin_out(d["backlight"], 1)
+        rot = d.get("rotation", 0)
+        w, h = (d["height"], d["width"]) if rot & 1 else (d["width"], d["height"])
+        lcd = ST7789(spi(d), pin_out(d["dc"], 0), cs=pin_out(d["cs"]) if d.get("cs") is not None else None,
+                     rst=pin_out(d["rst"]) if d.get("rst") is not None else None, width=w, height=h,
+                     rotation=rot, band_rows=d.get("band_rows", 16))
+        display = BandedScreen(lcd, _renderer(cfg, swap=True))
+    else:
+        raise ValueError("display driver " + d["driver"])
+
+    r = cfg.READER
+    if r["driver"] == "mfrc522":
+        from firmware.drivers.mfrc522 import MFRC522
+        reader = MFRC522(spi(r), pin_out(r["cs"]), rst=pin_out(r["rst"]) if r.get("rst") is not None else None)
+    elif r["driver"] == "pn532":
+        from firmware.drivers.pn532 import PN532, PN532_I2C, PN532_SPI
+        irq = Pin(r["irq"], Pin.IN, Pin.PULL_UP) if r.get("irq") is not None else None
+        if r["bus"] == "i2c":
+            reader = PN532(PN532_I2C(i2c(r)), irq=irq)
+        else:
+            reader = PN532(PN532_SPI(spi(r), pin_out(r["cs"]), reverse=True), irq=irq)
+    else:
+        raise ValueError("reader driver " + r["driver"])
+    return Hardware(cfg, keys, display, reader, getattr(machine, "unique_id", None))
