@@ -128,9 +128,16 @@ def summarize(rows):
     result = [r["ms"] for r in rows if r["kind"] == "tile" and r["state"] == "confirm"]
     by = {}
     for r in rows:
-        by.setdefault((r["kind"], r["state"]), []).append(r["ms"])
-    screens = [{"input": k[0], "screen": k[1], "n": len(v), "p50_ms": pct(v, 50), "p99_ms": pct(v, 99),
-                "max_ms": max(v)} for k, v in sorted(by.items())]
+        by.setdefault((r["kind"], r["state"]), []).append(r)
+    # where the time goes: before the first byte on the bus (the scan or poll, the app's handling,
+    # the screen's model and its rendering) and on the bus (the changed pages at 400 kHz)
+    screens = []
+    for k, rs in sorted(by.items()):
+        v = [r["ms"] for r in rs]
+        screens.append({"input": k[0], "screen": k[1], "n": len(v), "p50_ms": pct(v, 50), "p99_ms": pct(v, 99),
+                        "max_ms": max(v), "first_byte_p50_ms": pct([r["first_byte_ms"] for r in rs], 50),
+                        "bus_p50_ms": pct([round(r["ms"] - r["first_byte_ms"], 2) for r in rs], 50),
+                        "bytes_p50": pct([r["bytes"] for r in rs], 50)})
     during = [r for r in rows if r["kind"] == "key" and r["in_flash"]]
     return {
         "keys": len(keys), "key_p50_ms": pct(keys, 50) if keys else None, "key_p99_ms": pct(keys, 99) if keys else None,
@@ -242,10 +249,12 @@ def report(res):
                                                  g["key_p99_ms"], g["key_max_ms"], g["result_taps"],
                                                  g["result_p50_ms"] or 0, g["result_max_ms"] or 0))
             if timing == "typical":
-                L.append("   %-6s %-14s %5s %8s %8s %8s" % ("input", "screen", "n", "p50", "p99", "max"))
+                L.append("   %-6s %-14s %5s %8s %8s %8s   %-11s %8s %6s" % ("input", "screen", "n", "p50", "p99", "max",
+                                                                         "p50: first", "bus", "bytes"))
                 for s in g["screens"]:
-                    L.append("   %-6s %-14s %5d %6.1fms %6.1fms %6.1fms" % (s["input"], s["screen"], s["n"], s["p50_ms"],
-                                                                          s["p99_ms"], s["max_ms"]))
+                    L.append("   %-6s %-14s %5d %6.1fms %6.1fms %6.1fms   %8.1fms %6.1fms %6d" % (
+                        s["input"], s["screen"], s["n"], s["p50_ms"], s["p99_ms"], s["max_ms"],
+                        s["first_byte_p50_ms"], s["bus_p50_ms"], s["bytes_p50"]))
             d = g["keys_during_flash"]
             L.append("   keys pressed while the flash was erasing or programming: %d%s" % (
                 len(d), (", latency " + ", ".join("%.0f ms (%s)" % (x["ms"], x["op"]) for x in d[:12])) if d else ""))
