@@ -229,10 +229,12 @@ class ScoreBook:
             n += len(dumps(w)) + 20
         return n
 
-    def confirm(self, ev, time_out=False):
+    def confirm(self, ev, time_out=False, ended=None):
         """The previewed event is what happened. True when it ended the hand, which is then
         committed; if the commit fails before its record is on flash, the hand goes back to
-        before ev (the table can key it again instead of being stuck after it)."""
+        before ev (the table can key it again instead of being stuck after it). ended: the
+        session ends with this hand, for that reason (the referee's end cuts the hand off as
+        time-out does, so what was keyed in it stays on record)."""
         from rules_min.jsonout import dumps
         self.events.append(ev)
         self.tentative = None
@@ -242,7 +244,7 @@ class ScoreBook:
             return False
         seq = getattr(self.app.j, "last_seq", None)
         try:
-            self.commit_hand(time_out)
+            self.commit_hand(time_out, ended)
         except Exception:
             if getattr(self.app.j, "last_seq", None) == seq:
                 # not on flash (out of memory, a full journal)
@@ -256,9 +258,10 @@ class ScoreBook:
         self.rebuild()
         return ev
 
-    def commit_hand(self, time_out=False):
+    def commit_hand(self, time_out=False, ended=None):
         """The hand's record to the journal (the one prepared ahead when it still stands), the
-        session on to its next hand, or to its end."""
+        session on to its next hand, or to its end (ended: the reason, for a time-out that is
+        the referee's end)."""
         app = self.app
         s = app.session
         r = self._ready
@@ -284,6 +287,8 @@ class ScoreBook:
         s.apply(rec)
         if time_out:
             s.time_out()
+            if ended:
+                s.ended = ended
         else:
             s.next_hand(h.next_dealer)
         self.events = []

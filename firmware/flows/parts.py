@@ -14,6 +14,7 @@ _FL_FALSE_DECL = const(5)
 _FL_INTENTIONAL = const(6)
 _FL_FALSE_WIN = const(7)
 _FLAG_OTHER = const(8)
+_NOT_COUNTED = const(9)
 _TX = T.Table(
     "%s 本盘不能和|%s may not win now|"  # _BARRED
     "%s: 警告|%s: a warning|"  # _FL_WARNING
@@ -24,6 +25,7 @@ _TX = T.Table(
     "%s 有意诈和? 叫裁判|%s: on purpose? referee|"  # _FL_INTENTIONAL
     "%s 诈和 本盘不能和|%s false win: barred|"  # _FL_FALSE_WIN
     "%s: 叫裁判|%s: call the referee|"  # _FLAG_OTHER
+    "作废:|Voided:|"  # _NOT_COUNTED
 )
 _FLAG_TEXT = {"warning": _FL_WARNING, "forfeit": _FL_FORFEIT, "disqualified": _FL_DISQUALIFIED,
               "round_cancelled": _FL_ROUND_CANCELLED, "false_declaration": _FL_FALSE_DECL,
@@ -128,3 +130,26 @@ def consequence(app, seat, pay):
     if h.barred[seat] and not barred[seat]:
         lines.append(_t(app, _BARRED) % s.player_at(seat))
     return lines or [app.tx(T.NO_POINTS)]
+
+
+def cut_off(app):
+    """The hand in progress cut off as the rule set's time-out says (rules_min/settle_*.py
+    time_out), previewed: (event, points per chair of what was keyed that no longer counts), or
+    (None, None) when nothing was keyed in it. The preview stands for the step's # to confirm."""
+    book = app.book
+    if not book.events:
+        return None, None
+    ev = {"time_out": True}
+    pay, err = book.preview(ev)
+    if err:
+        return None, None
+    return ev, [-p for p in pay]
+
+
+def not_counted_line(app, lost):
+    """"Voided: 2 -20": the chairs (keys 1-4) whose points in the unfinished hand go."""
+    out = _t(app, _NOT_COUNTED)
+    for c in range(4):
+        if lost[c]:
+            out += " %d %s" % (c + 1, signed(lost[c]))
+    return out
