@@ -29,10 +29,20 @@ def payload(rec):
 
 
 class App:
-    def __init__(self, journal, clock_ms, device_id="box", lang="cn", pin="2580", epoch=0):
+    def __init__(self, journal, clock_ms, device_id="box", lang="cn", pin="2580", epoch=0, settings=None):
+        # pin: protocol/config.py FACTORY_PIN (a test checks they agree); settings: the file of
+        # what the organizer's configs set (firmware/box_settings.py), None: nothing kept
         self.j = journal
         self.clock = clock_ms
         self.device_id = device_id
+        self.settings = settings
+        self.kept = (None, None)      # (pin, lang) as the settings file has them
+        if settings is not None:
+            from firmware import box_settings
+            self.kept = box_settings.load(settings)
+            pin = self.kept[0] or pin
+            lang = self.kept[1] or lang
+            heap.done_with("firmware.box_settings")
         self.lang = lang
         self.pin = pin
         self.epoch = epoch            # unix seconds at clock 0; set by the host's clock command

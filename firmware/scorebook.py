@@ -71,7 +71,11 @@ class ScoreBook:
             return err
         if hasattr(app.j, "can_start_session") and not app.j.can_start_session(16 * 600):
             return "the journal is full"
+        if "lang" not in cfg:   # keyed in at the table: the box's language (the tournament's, kept)
+            cfg = dict(cfg)
+            cfg["lang"] = app.lang
         cfg = config.with_defaults(cfg)
+        _organizer_settings(app, cfg)
         record = record_module()
         app.j.append(record.encode(record.session(cfg, app.device_id, app.now_s())))
         start_ms = app.clock()
@@ -314,6 +318,19 @@ class ScoreBook:
                           self.transfers(), h.flags, wins, h.next_dealer, t, time_out)
         s.stamp(rec)
         return rec
+
+
+def _organizer_settings(app, cfg):
+    # the tournament's referee PIN and language (protocol/config.py), kept for the sessions after
+    # this one and after a power cut (firmware/box_settings.py); the session's record leaves the PIN out
+    pin = cfg.get("pin", app.pin)
+    app.pin = pin
+    path = getattr(app, "settings", None)
+    if path is not None and app.kept != (pin, cfg["lang"]):
+        from firmware import box_settings
+        box_settings.save(path, pin, cfg["lang"])
+        app.kept = (pin, cfg["lang"])
+        heap.done_with("firmware.box_settings")
 
 
 def open_session(cfg, start_ms):
