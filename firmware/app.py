@@ -29,20 +29,23 @@ def payload(rec):
 
 
 class App:
-    def __init__(self, journal, clock_ms, device_id="box", lang="cn", pin="2580", epoch=0, settings=None):
+    def __init__(self, journal, clock_ms, device_id="box", lang="cn", pin="2580", epoch=0, settings=None,
+                 keyfile=None):
         # pin: protocol/config.py FACTORY_PIN (a test checks they agree); settings: the file of
-        # what the organizer's configs set (firmware/box_settings.py), None: nothing kept
+        # what the organizer's configs set (firmware/box_settings.py), None: nothing kept;
+        # keyfile: the device key's, which checks the tournament's PIN (pin_ok)
         self.j = journal
         self.clock = clock_ms
         self.device_id = device_id
         self.settings = settings
-        self.kept = (None, None)      # (pin, lang) as the settings file has them
+        self.keyfile = keyfile
+        self.kept = (None, None)      # (pin_mac, lang) as the settings file has them
         if settings is not None:
             from firmware import box_settings
             self.kept = box_settings.load(settings)
-            pin = self.kept[0] or pin
             lang = self.kept[1] or lang
             heap.done_with("firmware.box_settings")
+        self.pin_mac = self.kept[0]   # the tournament's PIN (its MAC), None: the factory one
         self.lang = lang
         self.pin = pin
         self.epoch = epoch            # unix seconds at clock 0; set by the host's clock command
@@ -76,6 +79,19 @@ class App:
     def running(self):
         """Points of the hand so far, per chair."""
         return self.book.running()
+
+    def pin_ok(self, pin):
+        """The referee PIN keyed in: the tournament's (checked as its MAC with the box's key,
+        protocol/sign.py pin_mac_hex), or the factory PIN when the box has none (or no key to
+        check it with: a key erased in the referee menu)."""
+        mac = self.pin_mac
+        if mac is not None and self.keyfile is not None:
+            from firmware.link import store
+            key = store.load_key(self.keyfile)[0]
+            if key is not None:
+                from protocol.sign import pin_mac_hex
+                return pin_mac_hex(key, self.device_id, pin) == mac
+        return pin == self.pin
 
     # ---- time, text, layout ----
     def now_s(self):

@@ -321,15 +321,16 @@ class ScoreBook:
 
 
 def _organizer_settings(app, cfg):
-    # the tournament's referee PIN and language (protocol/config.py), kept for the sessions after
-    # this one and after a power cut (firmware/box_settings.py); the session's record leaves the PIN out
-    pin = cfg.get("pin", app.pin)
-    app.pin = pin
+    # the tournament's referee PIN (its MAC) and language (protocol/config.py), kept for the
+    # sessions after this one and after a power cut (firmware/box_settings.py); the session's
+    # record leaves the PIN's MAC out. A config without one keeps the PIN the box has.
+    mac = cfg.get("pin_mac", app.pin_mac)
+    app.pin_mac = mac
     path = getattr(app, "settings", None)
-    if path is not None and app.kept != (pin, cfg["lang"]):
+    if path is not None and app.kept != (mac, cfg["lang"]):
         from firmware import box_settings
-        box_settings.save(path, pin, cfg["lang"])
-        app.kept = (pin, cfg["lang"])
+        box_settings.save(path, mac, cfg["lang"])
+        app.kept = (mac, cfg["lang"])
         heap.done_with("firmware.box_settings")
 
 

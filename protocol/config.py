@@ -10,12 +10,13 @@
 #
 #   {"tournament": "T2025", "session": 3, "table": 12, "rules": "mcr",
 #    "players": ["101", "102", "103", "104"], "first_dealer": 0,
-#    "hands": 16, "minutes": 120, "lang": "cn", "pin": "4711"}
+#    "hands": 16, "minutes": 120, "lang": "cn", "pin_mac": "<32 hex digits>"}
 #
-# lang and pin are the tournament's (issue 18.6: the organizer sets them on the server, which
-# sends them with every config); the box keeps them for later sessions and after a power cut
-# (firmware/box_settings.py). A box that never got a pin has FACTORY_PIN. PRIVATE fields stay on
-# the box: never in a record (any host may read the records; the PIN guards the referee menu).
+# lang and the referee PIN are the tournament's (issue 18.6: the organizer sets them on the
+# server, which sends them with every config); the box keeps them for later sessions and after a
+# power cut (firmware/box_settings.py). The PIN travels as pin_mac (protocol/sign.py
+# pin_mac_hex: keyed with the box's key), never in clear: a config is fetched without a login.
+# A box that never got one has FACTORY_PIN. PRIVATE fields are left out of the session's record.
 #
 # FIELDS is the whole schema: a new field (issue 14's survival mode, for one) is a row there.
 # Keys the schema does not know are refused, so a config from a newer server fails loudly on an
@@ -24,8 +25,9 @@
 RULES = ("mcr", "sichuan", "guangdong")
 LANGS = ("cn", "en")
 FACTORY_PIN = "2580"         # the referee PIN of a box that never had a config with one (README)
-PIN_DIGITS = (4, 8)
-PRIVATE = ("pin",)           # config fields a session's record leaves out
+PIN_DIGITS = (4, 8)          # a referee PIN: 4 to 8 digits (the server checks the organizer's)
+PIN_MAC_LEN = 32             # hex digits of a config's pin_mac
+PRIVATE = ("pin_mac",)       # config fields a session's record leaves out (the box keeps them)
 SEATS = 4
 NUMBER_MAX = 10000           # session and table numbers: 1 .. NUMBER_MAX
 ID_MAX = 64                  # tournament id
@@ -41,7 +43,7 @@ TIME_MAX = 1 << 40           # epoch seconds
 SCORE_MAX = 1000000
 
 # name, required, kind, low, high. Kinds: "id" (a string of low..high printable characters),
-# "digits" (a string of low..high digits 0-9), "int" (low..high, not a bool), "choice" (one of the tuple in low), "players" (ids, one may be
+# "hex" (a string of low..high hex digits 0-9 a-f), "int" (low..high, not a bool), "choice" (one of the tuple in low), "players" (ids, one may be
 # null), "seat" (0 .. the number of players - 1, not the empty chair), "bool", "scores" (one int
 # low..high per player).
 # Survival (issue 14, seed 000 §三.2, docs/survival.md): mode "survival" needs scores (what each
@@ -64,7 +66,7 @@ FIELDS = (
     ("event_start", False, "int", 0, TIME_MAX),
     ("final", False, "bool", None, None),
     ("ends_at", False, "int", 0, TIME_MAX),
-    ("pin", False, "digits", PIN_DIGITS[0], PIN_DIGITS[1]),
+    ("pin_mac", False, "hex", PIN_MAC_LEN, PIN_MAC_LEN),
 )
 SURVIVAL_ONLY = ("scores", "event_start", "final")
 
@@ -114,12 +116,12 @@ def _field(name, kind, lo, hi, v, cfg):
             if v[i] in v[i + 1:]:
                 return "name %s twice: a player sits at two places" % v[i]
         return None
-    if kind == "digits":
+    if kind == "hex":
         if not isinstance(v, str) or not lo <= len(v) <= hi:
-            return "must be %d to %d digits" % (lo, hi)
+            return "must be %d hex digits" % lo
         for ch in v:
-            if ch < "0" or ch > "9":
-                return "must be %d to %d digits" % (lo, hi)
+            if not ("0" <= ch <= "9" or "a" <= ch <= "f"):
+                return "must be %d hex digits (0-9 a-f)" % lo
         return None
     if kind == "bool":
         return None if v is True or v is False else "must be true or false"
@@ -192,3 +194,15 @@ def with_defaults(cfg):
     if "lang" not in out:
         out["lang"] = LANGS[0]
     return out
+
+
+def pin_problem(pin):
+    """None when pin is a referee PIN (PIN_DIGITS digits), else what is wrong (the server's
+    check of what an organizer sets)."""
+    lo, hi = PIN_DIGITS
+    if not isinstance(pin, str) or not lo <= len(pin) <= hi:
+        return "a referee PIN is %d to %d digits" % (lo, hi)
+    for ch in pin:
+        if ch < "0" or ch > "9":
+            return "a referee PIN is %d to %d digits" % (lo, hi)
+    return None

@@ -9,12 +9,14 @@
 #   request_mac(hm, idz, nonce, typ, args)  the MAC of an authenticated request
 #   authenticate(key, device, nonce, typ, args)     args + that MAC: the host's request payload
 #   wrap_mask(hm, idz, nonce)               REKEY: new key = wrapped XOR this
+#   pin_mac_hex(key, device, pin)           the referee PIN as a session config carries it
 #
 # Messages (idz = device id UTF-8 + 0x00; seq4 = seq u32 BE):
 #   record   HMAC-SHA256(key, idz seq4 payload)
 #   request  HMAC-SHA256(key, "req" 0x00 idz nonce[16] type u8 args)
 #   wrap     HMAC-SHA256(key, "wrap" 0x00 idz nonce[16])
-# The prefixes keep the three apart: no record signature is ever a valid request MAC.
+#   pin      HMAC-SHA256(key, "pin" 0x00 idz PIN digits), its first 16 bytes as 32 hex digits
+# The prefixes keep them apart: no record signature is ever a valid request MAC.
 import hashlib
 
 try:
@@ -27,6 +29,7 @@ BLOCK = 64  # SHA-256 block size in bytes
 SIZE = 32  # digest size
 _REQ = b"req\x00"
 _WRAP = b"wrap\x00"
+_PIN = b"pin\x00"
 
 
 class HmacSha256:
@@ -129,3 +132,12 @@ def wrap_key(old, device, nonce, new):
     """REKEY's argument: the new key XOR a mask only the holder of the old key can make."""
     mask = wrap_mask(HmacSha256(old), device_z(device), bytes(nonce))
     return bytes(a ^ b for a, b in zip(new, mask))
+
+
+def pin_mac_hex(key, device, pin):
+    """The tournament's referee PIN as the session config carries it ("pin_mac"): the config
+    crosses the hall's network in the clear (a box's config needs no login), and without the
+    box's key nobody learns the PIN from it or tries PINs against it. The box checks a keyed-in
+    PIN by making the same MAC."""
+    d = hmac_sha256(key, _PIN + device_z(device) + pin.encode())
+    return "".join("%02x" % d[i] for i in range(16))

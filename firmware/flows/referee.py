@@ -60,7 +60,7 @@ def k_pin(app, key):
         else:
             app.home()
     elif key == "#":
-        ok = app.num == app.pin
+        ok = app.pin_ok(app.num)
         app.num = ""
         if ok:
             app.go("ref")
