@@ -1,4 +1,5 @@
-"""Boxes: register (key write-only), bind to a table, status (last sync, unsynced)."""
+"""Boxes: register (key write-only), bind to a table, status (last sync, unsynced); the
+tournament's box settings (language, referee PIN: organizers only)."""
 from __future__ import annotations
 
 from ninja import Router
@@ -6,7 +7,7 @@ from ninja import Router
 from host_tools.server.boxes import actions
 
 from .core import AUTH, need, need_server_organizer
-from .schemas import BindIn, DeviceIn, DeviceOut, Error
+from .schemas import BindIn, BoxSettingsIn, BoxSettingsOut, DeviceIn, DeviceOut, Error
 
 router = Router(tags=["boxes"], auth=AUTH)
 
@@ -41,3 +42,23 @@ def bind(request, device: str, body: BindIn):
         who = need_server_organizer(request)
     d = actions.bind(who, device, body.tournament, body.table)
     return {"id": d.id, "label": d.label, "active": d.active, "tournament": d.tournament_id, "table": d.table}
+
+
+@router.get("/tournaments/{tid}/box-settings", response={200: BoxSettingsOut, 403: Error, 404: Error},
+            summary="The tournament's box settings: language and referee PIN (organizers)")
+def get_box_settings(request, tid: str):
+    from host_tools.server.boxes import box_settings
+    from host_tools.server.tournaments.actions import get as get_tournament
+
+    need(request, tid, "organizer")
+    get_tournament(tid)
+    return box_settings.get(tid)
+
+
+@router.put("/tournaments/{tid}/box-settings", response={200: BoxSettingsOut, 400: Error, 403: Error, 404: Error},
+            summary="Set the language and referee PIN every box of the tournament gets with its next config")
+def put_box_settings(request, tid: str, body: BoxSettingsIn):
+    from host_tools.server.boxes import box_settings
+
+    who = need(request, tid, "organizer")
+    return box_settings.update(who, tid, body.lang, body.pin, body.factory_pin)

@@ -237,6 +237,19 @@ class BindIn(Strict):
     table: Optional[TableNo] = None
 
 
+class BoxSettingsIn(Strict):
+    """The tournament's boxes: their language, the referee PIN (4-8 digits) or back to the factory PIN."""
+    lang: Optional[Literal["cn", "en"]] = None
+    pin: Optional[Annotated[str, Field(min_length=pconfig.PIN_DIGITS[0], max_length=pconfig.PIN_DIGITS[1], pattern=r"^[0-9]+$")]] = None
+    factory_pin: StrictBool = False
+
+
+class BoxSettingsOut(Schema):
+    lang: str
+    pin: Optional[str]
+    factory_pin: bool
+
+
 class DeviceOut(Schema):
     id: str
     label: str
@@ -264,6 +277,10 @@ class BoxConfig(Schema):
     event_start: Optional[int] = None
     final: Optional[bool] = None
     ends_at: Optional[int] = None
+    # the organizer's box settings (issue 18.6): the boxes' language, the referee PIN as its MAC
+    # with this box's key (protocol/sign.py pin_mac_hex; never the PIN: no login fetches this)
+    lang: Optional[str] = None
+    pin_mac: Optional[str] = None
 
 
 # --------------------------------------------------------------------------- referee
