@@ -58,6 +58,7 @@ class App:
         self.num = ""                 # digits keyed so far
         self.page = 0
         self.view = layout.View()
+        self.can_draw = None          # can_draw(text): the display's font has every character (fit)
         self._h = {}                  # state -> its row of its flow's HANDLERS, for loaded flows
         self._later = None            # what runs once the input's handler returned (later)
         from firmware import replay
@@ -107,6 +108,16 @@ class App:
         r = getattr(display, "r", None)
         if r is not None and hasattr(r, "text_width"):
             self.view = layout.View.of(r)
+        font = getattr(r, "font", None)
+        if font is not None and hasattr(font, "has"):
+            def can_draw(text):
+                for ch in text:
+                    if not font.has(ch):
+                        return False
+                return True
+            self.can_draw = can_draw
+            if self.session is not None:   # resumed before the display was known
+                self.session.set_names(can_draw)
 
     # ---- the flows ----
     def _row(self, state):

@@ -82,7 +82,7 @@ class ScoreBook:
         heap.forget("protocol.config")
         app.leave_setup()
         preload(cfg["rules"])
-        app.session = open_session(cfg, start_ms)
+        app.session = open_session(cfg, start_ms, app.can_draw)
         app.session.keyed = keyed_text(cfg["rules"])
         app.lang = cfg.get("lang", app.lang)
         self.events = []
@@ -334,15 +334,18 @@ def _organizer_settings(app, cfg):
         heap.done_with("firmware.box_settings")
 
 
-def open_session(cfg, start_ms):
-    # a three-player or a survival table: a session with rules of its own, loaded only for it
+def open_session(cfg, start_ms, can_draw=None):
+    # a three-player or a survival table: a session with rules of its own, loaded only for it;
+    # can_draw: the box's font (App.fit), which decides the names the screens show
     if cfg.get("mode") == "survival":
         from firmware.survival import SurvivalSession as S
     elif None in cfg["players"]:
         from firmware.session_three import ThreeSession as S
     else:
         S = Session
-    return S(cfg, start_ms)
+    s = S(cfg, start_ms)
+    s.set_names(can_draw)
+    return s
 
 
 def keyed_text(rules):

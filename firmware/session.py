@@ -47,6 +47,30 @@ class Session:
     def player_at(self, chair):
         return self.players[self.chairs[chair]]
 
+    names = None                  # player id -> the name the screens show (set_names)
+
+    def set_names(self, can_draw=None):
+        """The config's names (by the config's player order) as the screens show them: a name
+        the box's font cannot draw (can_draw(text) False) is left out, its player shown by id."""
+        names = self.cfg.get("names")
+        if not names:
+            return
+        out = {}
+        for i in range(len(names)):
+            n = names[i]
+            if n is not None and self.players[i] is not None and (can_draw is None or can_draw(n)):
+                out[self.players[i]] = n
+        self.names = out or None
+
+    def shown(self, pid):
+        """A player id as the screens name the player: the registered name, else the id."""
+        n = self.names
+        return n.get(pid, pid) if n is not None and pid is not None else pid
+
+    def who(self, chair):
+        """The player at a chair as the screens name them (the records keep player_at's id)."""
+        return self.shown(self.player_at(chair))
+
     def seat_wind(self, chair):
         return WINDS[(chair - self.dealer) % 4]
 

@@ -10,7 +10,8 @@
 #
 #   {"tournament": "T2025", "session": 3, "table": 12, "rules": "mcr",
 #    "players": ["101", "102", "103", "104"], "first_dealer": 0,
-#    "hands": 16, "minutes": 120, "lang": "cn", "pin_mac": "<32 hex digits>"}
+#    "hands": 16, "minutes": 120, "lang": "cn", "pin_mac": "<32 hex digits>",
+#    "names": ["Li Ming", "Zoë", "王芳", null]}
 #
 # lang and the referee PIN are the tournament's (issue 18.6: the organizer sets them on the
 # server, which sends them with every config); the box keeps them for later sessions and after a
@@ -32,6 +33,7 @@ SEATS = 4
 NUMBER_MAX = 10000           # session and table numbers: 1 .. NUMBER_MAX
 ID_MAX = 64                  # tournament id
 PLAYER_MAX = 16              # player id: what a 128 px screen line can still show beside a score
+NAME_MAX = 24                # a player's name as the box shows it (the server cuts longer ones)
 # A three-player table: one chair of players is null (the empty one). Seed 000 §一.3 若有三人，
 # 正常比赛，打15盘（5圈）; seed 004 §三.1 此时若有三人，则继续比赛 (its 12 hands). Sichuan: seed
 # 003 has no three-player play (a late player forfeits the game), so it is refused there, and in
@@ -43,7 +45,8 @@ TIME_MAX = 1 << 40           # epoch seconds
 SCORE_MAX = 1000000
 
 # name, required, kind, low, high. Kinds: "id" (a string of low..high printable characters),
-# "hex" (a string of low..high hex digits 0-9 a-f), "int" (low..high, not a bool), "choice" (one of the tuple in low), "players" (ids, one may be
+# "hex" (a string of low..high hex digits 0-9 a-f), "names" (a name of low..high printable
+# characters or null per chair, null at the empty chair), "int" (low..high, not a bool), "choice" (one of the tuple in low), "players" (ids, one may be
 # null), "seat" (0 .. the number of players - 1, not the empty chair), "bool", "scores" (one int
 # low..high per player).
 # Survival (issue 14, seed 000 §三.2, docs/survival.md): mode "survival" needs scores (what each
@@ -67,6 +70,7 @@ FIELDS = (
     ("final", False, "bool", None, None),
     ("ends_at", False, "int", 0, TIME_MAX),
     ("pin_mac", False, "hex", PIN_MAC_LEN, PIN_MAC_LEN),
+    ("names", False, "names", 1, NAME_MAX),
 )
 SURVIVAL_ONLY = ("scores", "event_start", "final")
 
@@ -115,6 +119,21 @@ def _field(name, kind, lo, hi, v, cfg):
         for i in range(len(v)):
             if v[i] in v[i + 1:]:
                 return "name %s twice: a player sits at two places" % v[i]
+        return None
+    if kind == "names":
+        # the players' registered names by chair, for the screens (issue 18.6: the records keep
+        # the ids); null for the empty chair, and for a player the box is to show by id
+        players = cfg.get("players") or ()
+        if not isinstance(v, list) or len(v) != SEATS:
+            return "must be a list of %d names" % SEATS
+        for i in range(SEATS):
+            if v[i] is None:
+                continue
+            if i < len(players) and players[i] is None:
+                return "names a player at the empty chair"
+            e = id_problem(v[i], lo, hi)
+            if e:
+                return "has a name that " + e
         return None
     if kind == "hex":
         if not isinstance(v, str) or not lo <= len(v) <= hi:

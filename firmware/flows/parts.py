@@ -51,7 +51,7 @@ def wind(app, c):
 
 def seat_label(app, c):
     """"1 东 101": the key, the seat wind, the player."""
-    return "%d %s %s" % (c + 1, wind(app, c), app.session.player_at(c))
+    return "%d %s %s" % (c + 1, wind(app, c), app.session.who(c))
 
 
 def seat_lines(app, skip=-1):
@@ -71,7 +71,7 @@ def points_lines(app, pts, by_key=True):
     s = app.session
     cells = []
     for c in range(4):
-        label = ("%d " % (c + 1) if by_key else wind(app, c)) + s.player_at(c)
+        label = ("%d " % (c + 1) if by_key else wind(app, c)) + s.who(c)
         cells.append("%s\t%s" % (label, signed(pts[c])))
     return [(cells[0], cells[1]), (cells[2], cells[3])]
 
@@ -126,9 +126,9 @@ def consequence(app, seat, pay):
         lines += points_lines(app, pay)
     for f in h.flags[nflags:]:
         if f["kind"] != "barred":   # the line below says it
-            lines.append(_t(app, _FLAG_TEXT.get(f["kind"], _FLAG_OTHER)) % s.player_at(f["seat"]))
+            lines.append(_t(app, _FLAG_TEXT.get(f["kind"], _FLAG_OTHER)) % s.who(f["seat"]))
     if h.barred[seat] and not barred[seat]:
-        lines.append(_t(app, _BARRED) % s.player_at(seat))
+        lines.append(_t(app, _BARRED) % s.who(seat))
     return lines or [app.tx(T.NO_POINTS)]
 
 

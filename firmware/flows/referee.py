@@ -168,7 +168,7 @@ def _skip_empty(d):
 def s_corr_delta(app):
     d = app.d
     c = len(d["deltas"])
-    lines = [_t(app, _CORR_WAS) % (d["seats"][c], d["was"][c]),
+    lines = [_t(app, _CORR_WAS) % (app.session.shown(d["seats"][c]), d["was"][c]),
              _t(app, _CORR_NEW) % (("-" if d["neg"] else "") + app.num + "_")]
     if d["deltas"]:
         lines.append(" ".join("%+d" % x for x in d["deltas"]))

@@ -109,7 +109,8 @@ def test_seatings_publish_and_box_configs(server):
     from protocol.sign import pin_mac_hex
     assert st == 200 and cfg == {"rules": "guangdong", "tournament": tid, "session": 1, "table": 2, "players": ["g01", "g06", "g07", "g08"],
                                  "first_dealer": 0, "hands": 12, "minutes": 50, "lang": "cn",  # issue 18.6: the boxes' settings
-                                 "pin_mac": pin_mac_hex(dev.key, dev.id, "2580")}
+                                 "pin_mac": pin_mac_hex(dev.key, dev.id, "2580"),
+                                 "names": ["Name g01", "Name g06", "Name g07", "Name g08"]}
     assert server.anon.get("/api/boxes/%s/config?head=1e99" % dev.id)[0] == 400
     assert server.anon.get("/api/boxes/%s/config" % uid("nobody"))[0] == 404
     st, boxes = server.org.get("/api/devices?tournament=" + tid)

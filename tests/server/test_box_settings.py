@@ -79,3 +79,19 @@ def test_another_tournaments_organizer_cannot_read_or_set_them(server):
     assert them.get(path)[0] == 403 and them.json("PUT", path, {"pin": "1111"})[0] == 403
     assert server.org.get(path)[1]["pin"] == "9876"
     assert server.org.get("/api/tournaments/%s/box-settings" % uid("nope"))[0] == 404
+
+
+def test_the_config_names_the_players_as_registered(server):
+    tid = server.tournament("mcr_000", players=["p1", "p2", "p3", "p4"])
+    names = {"p1": "李明", "p2": "Zoë Ødegård", "p3": "Jean   Dupont", "p4": "A" * 40}
+    st, _ = server.org.post("/api/tournaments/%s/players" % tid, [{"id": p, "name": n} for p, n in names.items()])
+    assert st == 200
+    s = "/api/tournaments/%s/seatings/1" % tid
+    assert server.org.post(s, {"method": "draw"})[0] == 201
+    assert server.org.post(s + "/publish")[0] == 200
+    dev = Device(uid("nm"))
+    assert server.org.post("/api/devices", {"id": dev.id, "key": dev.key.hex(), "tournament": tid, "table": 1})[0] == 201
+    st, cfg = server.anon.get("/api/boxes/%s/config" % dev.id)
+    assert st == 200 and pconfig.check(cfg) is None
+    want = {"p1": "李明", "p2": "Zoë Ødegård", "p3": "Jean Dupont", "p4": "A" * pconfig.NAME_MAX}
+    assert cfg["names"] == [want[p] for p in cfg["players"]]   # by chair, as the players are

@@ -281,6 +281,7 @@ class BoxConfig(Schema):
     # with this box's key (protocol/sign.py pin_mac_hex; never the PIN: no login fetches this)
     lang: Optional[str] = None
     pin_mac: Optional[str] = None
+    names: Optional[list[Optional[str]]] = None  # the players' registered names by chair, for the screens
 
 
 # --------------------------------------------------------------------------- referee

@@ -96,7 +96,7 @@ def config_for(device: str, head: Optional[int] = None) -> dict:
     if fmt.live_tables:  # its tables are confirmed live, one after another at each hall table
         from host_tools.server.survival.actions import box_config
         cfg = box_config(t.id, d.table)
-        cfg.update(box_settings.config_fields(t.id, d))  # the organizer's language and PIN (issue 18.6)
+        cfg.update(box_settings.config_fields(t.id, d, cfg["players"]))  # the organizer's language, PIN, names (issue 18.6)
         return cfg
     s = Seating.objects.filter(tournament=t, published_at__isnull=False).order_by("-session").first()
     if s is None:
@@ -112,7 +112,7 @@ def config_for(device: str, head: Optional[int] = None) -> dict:
     # minutes (none: no time limit, Sichuan unless the organizer sets one) and the hall's deadline
     # ends_at (a table that started late does not play longer), a referee's extensions included
     cfg.update(clock.box_time(t, s.session, d.table))
-    cfg.update(box_settings.config_fields(t.id, d))  # the organizer's language and PIN (issue 18.6)
+    cfg.update(box_settings.config_fields(t.id, d, players))  # the organizer's language, PIN, names (issue 18.6)
     err = pconfig.check(cfg)  # the box's own check: what it would refuse is never offered
     if err:
         raise Conflict("the config of table %d cannot start a session: %s" % (d.table, err[1]))

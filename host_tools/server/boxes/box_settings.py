@@ -1,6 +1,8 @@
 """The boxes as the organizer set them (issue 18.6): per tournament, the language the boxes show
-and the referee PIN their menu asks for. ``config_fields`` is what every session config of the
-tournament carries (``actions.config_for``): ``lang``, and the PIN as ``pin_mac``, its MAC with
+and the referee PIN their menu asks for; the players' registered names for the screens.
+``config_fields`` is what every session config of the tournament carries (``actions.config_for``):
+``lang``, ``names`` (by chair, as registered, cut to what a box line shows; the box shows the
+id of a player whose name its font cannot draw), and the PIN as ``pin_mac``, its MAC with
 that box's key (protocol/sign.py): a config is fetched without a login, so the PIN never
 crosses the network in clear; the box checks a keyed PIN with its own key. Without settings:
 Chinese and the factory PIN (protocol/config.py FACTORY_PIN, stated in the README), which a
@@ -55,9 +57,27 @@ def update(actor: str, tid: str, lang: Optional[str] = None, pin: Optional[str] 
     return get(tid)
 
 
-def config_fields(tid: str, device: Device) -> dict:
-    """What a session config of this tournament carries for this box: lang and pin_mac."""
+def config_fields(tid: str, device: Device, players: list) -> dict:
+    """What a session config of this tournament carries for this box: lang, names, pin_mac."""
     row = BoxSettings.objects.filter(tournament_id=tid).first()
     lang = row.lang if row is not None else pconfig.LANGS[0]
     pin = (row.pin if row is not None else "") or pconfig.FACTORY_PIN
-    return {"lang": lang, "pin_mac": pin_mac_hex(bytes(device.key), device.id, pin)}
+    out = {"lang": lang, "pin_mac": pin_mac_hex(bytes(device.key), device.id, pin)}
+    names = names_of(tid, players)
+    if any(names):
+        out["names"] = names
+    return out
+
+
+def names_of(tid: str, players: list) -> list:
+    """The registered names of players (ids by chair, None: the empty chair) as a config carries
+    them: control characters out, spaces collapsed, cut to protocol/config.py NAME_MAX; None
+    where there is no name to show."""
+    from host_tools.server.tournaments.models import Player
+
+    got = dict(Player.objects.filter(tournament_id=tid, pid__in=[p for p in players if p]).values_list("pid", "name"))
+    out = []
+    for p in players:
+        n = " ".join("".join(ch for ch in (got.get(p) or "") if ch.isprintable()).split())[:pconfig.NAME_MAX].strip()
+        out.append(n if p is not None and n and pconfig.id_problem(n, 1, pconfig.NAME_MAX) is None else None)
+    return out
