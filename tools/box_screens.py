@@ -23,6 +23,7 @@ SC = dict(MCR, rules="sichuan", players=["21", "22", "23", "24"])
 # a survival table (docs/survival.md): the event started 40 minutes before the box's clock (x2)
 SURV = dict(MCR, players=["11", "12", "13", "14"], mode="survival", scores=[62, 50, 41, 8], event_start=1764400000 - 2400)
 THREE = dict(MCR, players=["101", "102", "103", None])          # a three-player table
+NAMED = dict(MCR, names=["Ann", "Bo Li", "Cy", "Dee"])    # the players' registered names (issue 18.6)
 GD = dict(MCR, rules="guangdong", players=["31", "32", "33", "34"])
 WIN = "1s 3s 4s 4s 5s 5s 5s 6s 6s 6s 7s 7s 7s 2s"          # MCR 清一色 ... (self-drawn by 1)
 KNITTED = "2m 5m 8m 1s 4s 8s 8s 3p 6p 9p 7s"                 # with [345m] claimed: 组合龙
@@ -107,6 +108,9 @@ SCREENS = [
      "the session is over: places, points, standard scores under headings"),
     ("ended_page2", MCR, ["config", "keys A10", "tap " + WIN, "keys 1234", "keys D4 2580# 2 # #"], "its second page"),
     ("saved", MCR, ["config", "keys A10", "tap " + WIN, "keys 1234"], "after a hand: saved, the next hand"),
+    ("main_names", NAMED, ["config"], "the players by their registered names (the config's names; the records keep the ids)"),
+    ("confirm_names", NAMED, ["config", "keys A13", "tap " + WIN], "who pays whom, by name"),
+    ("ended_names", NAMED, ["config", "keys A10", "tap " + WIN, "keys 1234", "keys D4 2580# 2 #"], "places by name"),
     ("roll", SURV, ["config"], "a survival table between hands: the scores carried in, the multiplier now and when it "
      "goes up; # when the dealer starts the hand fixes its start and multiplier"),
     ("main_survival", SURV, ["config", "keys #"], "a survival hand in progress: its multiplier, the survival scores"),
