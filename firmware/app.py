@@ -294,10 +294,21 @@ class App:
 
     # ---- the session and its hands (firmware/scorebook.py) ----
     def push_config(self, cfg):
-        """Start a session from a config (protocol/config.py); returns an error message or None."""
+        """Start a session from a config (protocol/config.py); returns an error message or None.
+        A config of the session that is running changes its time (a referee's extension: the
+        table's step goes on, a message says the time left)."""
+        s = self.session
+        running = s is not None and not s.ended
         err = self.book.start(cfg)
         if err is None:
-            self.home()
+            if not running:
+                self.home()
+            else:
+                left = s.time_left_ms(self.clock(), self.epoch)
+                if self.state == "timeout" and left != 0:
+                    self.home()   # time was called, not yet closed: the table plays on
+                if left is not None:
+                    self.say(T.TIME_CHANGED, (left + 59999) // 60000)
         return err
 
     def leave_setup(self):

@@ -64,7 +64,7 @@ class ScoreBook:
         message, or None."""
         app = self.app
         if app.session is not None and not app.session.ended:
-            return "a session is running"
+            return self.retime(cfg)
         config = config_module()
         err = config.message(cfg)
         if err:
@@ -87,6 +87,32 @@ class ScoreBook:
         app.lang = cfg.get("lang", app.lang)
         self.events = []
         self.rebuild()
+        return None
+
+    def retime(self, cfg):
+        """A config for the session that is running, at the box's next contact with the server
+        (issue 18.5: a referee gave the table more time, or less): its time (ends_at, minutes)
+        replaces the session's, and the session plays on. Anything else that differs is another
+        session: "a session is running". An error message, or None."""
+        app = self.app
+        s = app.session
+        old = s.cfg
+        for k in ("tournament", "session", "table", "rules", "players", "first_dealer", "mode"):
+            if cfg.get(k) != old.get(k):
+                return "a session is running"
+        config = config_module()
+        err = config.message(cfg)
+        heap.forget("protocol.config")
+        if err:
+            return err
+        if "minutes" in cfg:
+            old["minutes"] = cfg["minutes"]
+            s.limit_ms = cfg["minutes"] * 60000
+        if "ends_at" in cfg:
+            old["ends_at"] = cfg["ends_at"]
+        if "pin_mac" in cfg:   # the tournament's PIN, changed since the session began
+            old["pin_mac"] = cfg["pin_mac"]
+            _organizer_settings(app, old)
         return None
 
     def apply_correction(self, rec):
