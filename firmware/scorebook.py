@@ -370,6 +370,8 @@ def open_session(cfg, start_ms, can_draw=None):
     else:
         S = Session
     s = S(cfg, start_ms)
+    if "hand" in cfg:   # a spare box going on with a table whose box died (issue 18.3)
+        s.take_over(cfg)
     s.set_names(can_draw)
     return s
 

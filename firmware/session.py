@@ -37,6 +37,21 @@ class Session:
         # app reads it from rules_min/keyed.py as the session starts
         self.keyed = "||"
 
+    def take_over(self, cfg):
+        """A spare box goes on with a table whose box died (issue 18.3): the hands before
+        cfg["hand"] are played (MCR: its dealers and chair changes follow from their number;
+        the others: cfg["dealer"]), the match scores so far are cfg["totals"]."""
+        n = cfg["hand"]
+        if self.rules == "mcr":
+            while self.hand < n and not self.ended:
+                self.next_hand(None)
+        else:
+            self.hand = n
+            if "dealer" in cfg:
+                self.dealer = cfg["dealer"]
+        if "totals" in cfg:
+            self.totals = list(cfg["totals"])
+
     # ---- what the table may key ----
     def keyed_list(self, part):
         """0: the win flags, 1: the penalty kinds, 2: the bar reasons of the rule set, in the

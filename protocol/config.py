@@ -45,7 +45,8 @@ TIME_MAX = 1 << 40           # epoch seconds
 SCORE_MAX = 1000000
 
 # name, required, kind, low, high. Kinds: "id" (a string of low..high printable characters),
-# "hex" (a string of low..high hex digits 0-9 a-f), "names" (a name of low..high printable
+# "hex" (a string of low..high hex digits 0-9 a-f), "totals" (one int low..high per player),
+# "names" (a name of low..high printable
 # characters or null per chair, null at the empty chair), "int" (low..high, not a bool), "choice" (one of the tuple in low), "players" (ids, one may be
 # null), "seat" (0 .. the number of players - 1, not the empty chair), "bool", "scores" (one int
 # low..high per player).
@@ -71,6 +72,12 @@ FIELDS = (
     ("ends_at", False, "int", 0, TIME_MAX),
     ("pin_mac", False, "hex", PIN_MAC_LEN, PIN_MAC_LEN),
     ("names", False, "names", 1, NAME_MAX),
+    # a spare box taking over a table whose box died (issue 18.3): the hand it starts with, its
+    # dealer (Sichuan, Guangdong: MCR's follows from the hand) and the match scores so far by
+    # the config's players (0 at the empty chair)
+    ("hand", False, "int", 1, 400),
+    ("dealer", False, "seat", None, None),
+    ("totals", False, "totals", -SCORE_MAX, SCORE_MAX),
 )
 SURVIVAL_ONLY = ("scores", "event_start", "final")
 
@@ -135,6 +142,13 @@ def _field(name, kind, lo, hi, v, cfg):
             if e:
                 return "has a name that " + e
         return None
+    if kind == "totals":
+        if not isinstance(v, list) or len(v) != SEATS:
+            return "must be a list of %d scores" % SEATS
+        for x in v:
+            if not is_int(x) or x < lo or x > hi:
+                return "must be whole numbers %d to %d" % (lo, hi)
+        return None
     if kind == "hex":
         if not isinstance(v, str) or not lo <= len(v) <= hi:
             return "must be %d hex digits" % lo
@@ -185,6 +199,10 @@ def check(cfg):
     for k in SURVIVAL_ONLY:
         if k in cfg and not survival:
             return (k, "%s is for mode survival only" % k)
+    if "hand" in cfg and cfg["hand"] > cfg.get("hands", 400):
+        return ("hand", "hand is after the session's last")
+    if survival and ("hand" in cfg or "totals" in cfg):
+        return ("hand", "a survival table carries its scores in (scores), not a hand or totals")
     if survival:
         for k in ("scores", "event_start"):
             if k not in cfg:
