@@ -113,6 +113,9 @@ def config_for(device: str, head: Optional[int] = None) -> dict:
     # ends_at (a table that started late does not play longer), a referee's extensions included
     cfg.update(clock.box_time(t, s.session, d.table))
     cfg.update(box_settings.config_fields(t.id, d, players))  # the organizer's language, PIN, names (issue 18.6)
+    from host_tools.server.boxes import table_state
+    # a table already under way (its box died, a spare goes on with it): where it is (issue 18.3)
+    cfg.update(table_state.state(t.id, s.session, d.table, players, fmt.rules, cfg["hands"]))
     err = pconfig.check(cfg)  # the box's own check: what it would refuse is never offered
     if err:
         raise Conflict("the config of table %d cannot start a session: %s" % (d.table, err[1]))
