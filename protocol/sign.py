@@ -9,12 +9,15 @@
 #   request_mac(hm, idz, nonce, typ, args)  the MAC of an authenticated request
 #   authenticate(key, device, nonce, typ, args)     args + that MAC: the host's request payload
 #   wrap_mask(hm, idz, nonce)               REKEY: new key = wrapped XOR this
+#   head_sig_hex(key, device, head, at)     the sync tool's report of the box's journal head
+#   head_sig_ok(key, device, head, at, sig_hex)      True if sig_hex is that (never raises)
 #   pin_mac_hex(key, device, pin)           the referee PIN as a session config carries it
 #
 # Messages (idz = device id UTF-8 + 0x00; seq4 = seq u32 BE):
 #   record   HMAC-SHA256(key, idz seq4 payload)
 #   request  HMAC-SHA256(key, "req" 0x00 idz nonce[16] type u8 args)
 #   wrap     HMAC-SHA256(key, "wrap" 0x00 idz nonce[16])
+#   head     HMAC-SHA256(key, "head" 0x00 idz head u32 BE at u32 BE)   (at: unix seconds)
 #   pin      HMAC-SHA256(key, "pin" 0x00 idz PIN digits), its first 16 bytes as 32 hex digits
 # The prefixes keep them apart: no record signature is ever a valid request MAC.
 import hashlib
@@ -29,6 +32,7 @@ BLOCK = 64  # SHA-256 block size in bytes
 SIZE = 32  # digest size
 _REQ = b"req\x00"
 _WRAP = b"wrap\x00"
+_HEAD = b"head\x00"
 _PIN = b"pin\x00"
 
 
@@ -132,6 +136,26 @@ def wrap_key(old, device, nonce, new):
     """REKEY's argument: the new key XOR a mask only the holder of the old key can make."""
     mask = wrap_mask(HmacSha256(old), device_z(device), bytes(nonce))
     return bytes(a ^ b for a, b in zip(new, mask))
+
+
+def head_sig_hex(key, device, head, at):
+    """The signature of a report that box `device` held journal records up to `head` at time
+    `at` (the sync tool makes it with the box's key; the server keeps the head it reports)."""
+    from binascii import hexlify
+    return hexlify(HmacSha256(key).digest(_HEAD, device_z(device), seq4(head), seq4(at))).decode()
+
+
+def head_sig_ok(key, device, head, at, sig_hex):
+    """True if sig_hex is head_sig_hex(key, device, head, at); anything malformed is False."""
+    try:
+        if (not isinstance(sig_hex, str) or len(sig_hex) != 2 * SIZE or not isinstance(device, str) or len(key) != 32
+                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 0xFFFFFFFF for v in (head, at))):
+            return False
+        want = bytes.fromhex(sig_hex)
+        got = bytes.fromhex(head_sig_hex(bytes(key), device, head, at))
+    except (TypeError, ValueError, UnicodeError):
+        return False
+    return equal(got, want)
 
 
 def pin_mac_hex(key, device, pin):

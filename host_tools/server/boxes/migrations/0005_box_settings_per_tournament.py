@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('boxes', '0003_correction_rescored_hand'),
+        ('boxes', '0004_binding_history_held_claims'),
         ('tournaments', '0004_tournament_event_details_player_family_name'),
     ]
 
