@@ -288,7 +288,7 @@ def test_server_and_sync_commands_as_printed(found, sandbox):
         for cmd, asks, subst in ((".venv/bin/python -m host_tools tags write --port auto --set 7 --key-file keys.json", "[1/144] tap 1m copy 1", "auto"),
                                  (".venv/bin/python -m host_tools tags write --port /dev/ttyACM0 --set 7 --rules mcr --key-file keys.json",
                                   "[1/144] tap 1m copy 1", "/dev/ttyACM0"),
-                                 (".venv/bin/python -m host_tools tags verify --port /dev/ttyACM0 --set 7 --rules mcr", "tap every tile of set 7", "/dev/ttyACM0")):
+                                 (".venv/bin/python -m host_tools tags verify --port /dev/ttyACM0 --set 7 --rules mcr --key-file keys.json", "tap every tile of set 7", "/dev/ttyACM0")):
             tags = sandbox.start(the(found, cmd).replace(subst, pty if subst != "auto" else "auto"), wait_for=asks, timeout=60)
             stop(tags, sig=2)
             assert box.poll() is None, "the simulated box stopped after: " + cmd
