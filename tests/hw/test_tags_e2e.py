@@ -176,7 +176,7 @@ def test_clone_uids_are_refused_at_enrollment_and_found_by_the_audit(box, tmp_pa
     clone.write4(4, tile_tag.encode(set_id, 5, 0)[:4])
     clone.write4(5, tile_tag.encode(set_id, 5, 0)[4:])
     box.hooks[:] = [Person(box.emu, [a, b, clone, "#"])]
-    p = host(box.port_path, "verify", "--set", str(set_id), "--rules", "mcr")
+    p = host(box.port_path, "verify", "--set", str(set_id), "--rules", "mcr", "--key-file", keys)
     box.stop()
     assert p.returncode == 1
     rep = json.loads(p.stdout)
