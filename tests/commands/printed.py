@@ -223,7 +223,7 @@ HOW: dict[str, tuple[str, str]] = {
     # docs/hardware.md, docs/esp32.md, docs/pico_w.md
     ".venv/bin/python -m host_tools tags write --port /dev/ttyACM0 --set 7 --rules mcr --key-file keys.json":
         ("run", "the simulator's pty: it asks for the first tile (a whole set: tests/hw/test_tags_e2e.py)"),
-    ".venv/bin/python -m host_tools tags verify --port /dev/ttyACM0 --set 7 --rules mcr":
+    ".venv/bin/python -m host_tools tags verify --port /dev/ttyACM0 --set 7 --rules mcr --key-file keys.json":
         ("run", "the simulator's pty: it asks for tiles (a whole set: tests/hw/test_tags_e2e.py)"),
     "make firmware BOARD=esp32": ("make-n", SLOW + "tests/hw builds the firmware"),
     "make firmware BOARD=circuitpython_feather": ("make-n", SLOW + "tests/hw builds the firmware"),
