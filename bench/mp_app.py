@@ -133,16 +133,16 @@ def main():
         commit = app.commit_hand
         preview = app.preview
 
-        def timed_commit(time_out=False):
+        def timed_commit(*a, **k):   # whatever the score book's commit takes (time_out, ended)
             t = time.ticks_us()
-            commit(time_out)
+            commit(*a, **k)
             commits.append(time.ticks_diff(time.ticks_us(), t))
 
-        def peak_preview(ev, finish=False, joining=False):
+        def peak_preview(*a, **k):
             gc.collect()
             base = micropython.mem_current()
             before = micropython.mem_peak()
-            out = preview(ev, finish, joining)
+            out = preview(*a, **k)
             score_peaks.append(micropython.mem_peak() - base if micropython.mem_peak() > before else 0)
             return out
 
@@ -161,16 +161,16 @@ def main():
             commit = app.commit_hand
             preview = app.preview
 
-            def timed_commit(time_out=False):
+            def timed_commit(*a, **k):   # whatever the score book's commit takes (time_out, ended)
                 t = time.ticks_us()
-                commit(time_out)
+                commit(*a, **k)
                 commits.append(time.ticks_diff(time.ticks_us(), t))
 
-            def peak_preview(ev, finish=False, joining=False):
+            def peak_preview(*a, **k):
                 gc.collect()
                 base = micropython.mem_current()
                 before = micropython.mem_peak()
-                out = preview(ev, finish, joining)
+                out = preview(*a, **k)
                 score_peaks.append(micropython.mem_peak() - base if micropython.mem_peak() > before else 0)
                 return out
 
