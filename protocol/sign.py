@@ -9,12 +9,21 @@
 #   request_mac(hm, idz, nonce, typ, args)  the MAC of an authenticated request
 #   authenticate(key, device, nonce, typ, args)     args + that MAC: the host's request payload
 #   wrap_mask(hm, idz, nonce)               REKEY: new key = wrapped XOR this
+#   push_ack_mac(hm, idz, nonce, first, last)  the server's acknowledgement of a push (Wi-Fi)
+#   push_ack_hex(key, device, nonce, first, last)  the same as 64 hex digits (the server's answer)
 #
 # Messages (idz = device id UTF-8 + 0x00; seq4 = seq u32 BE):
 #   record   HMAC-SHA256(key, idz seq4 payload)
 #   request  HMAC-SHA256(key, "req" 0x00 idz nonce[16] type u8 args)
 #   wrap     HMAC-SHA256(key, "wrap" 0x00 idz nonce[16])
-# The prefixes keep the three apart: no record signature is ever a valid request MAC.
+#   ack      HMAC-SHA256(key, "ack" 0x00 idz nonce[16] first u32 BE last u32 BE)
+# The prefixes keep them apart: no record signature is ever a valid request MAC or ack.
+#
+# The push ack: the box sends records first..last with a fresh nonce of its own
+# (firmware/net/push.py); the server answers with this MAC when it holds every one of them
+# (host_tools/server/api/push.py). Only the device key makes it, so an access point or a server
+# that lacks the key cannot make the box mark anything synced, and an old ack cannot be replayed
+# (the nonce is the box's, new for each push).
 import hashlib
 
 try:
@@ -27,6 +36,7 @@ BLOCK = 64  # SHA-256 block size in bytes
 SIZE = 32  # digest size
 _REQ = b"req\x00"
 _WRAP = b"wrap\x00"
+_ACK = b"ack\x00"
 
 
 class HmacSha256:
@@ -129,3 +139,14 @@ def wrap_key(old, device, nonce, new):
     """REKEY's argument: the new key XOR a mask only the holder of the old key can make."""
     mask = wrap_mask(HmacSha256(old), device_z(device), bytes(nonce))
     return bytes(a ^ b for a, b in zip(new, mask))
+
+
+def push_ack_mac(hm, idz, nonce, first, last):
+    """The server's acknowledgement that it holds records first..last of the box (idz) for the
+    box's push nonce."""
+    return hm.digest(_ACK, idz, nonce, seq4(first), seq4(last))
+
+
+def push_ack_hex(key, device, nonce, first, last):
+    from binascii import hexlify
+    return hexlify(push_ack_mac(HmacSha256(key), device_z(device), bytes(nonce), first, last)).decode()
