@@ -77,6 +77,7 @@ class Device:
         if hasattr(app, "fit"):
             app.fit(hw.display)  # the app lays its screens out in pages for this display
         self.link = None  # firmware/link/engine.py's Link: polled every step, TAGS requests to self.tags
+        self.net = None  # firmware/net's Net on a board with a network (boot loads it): stepped every step
         if link is not None:
             self.attach(link)
         self.buf = bytearray(16)
@@ -160,6 +161,8 @@ class Device:
                 busy = True
                 self.dirty = True
         now = self.clock()
+        if self.net is not None:
+            self.net.step(now)  # one bounded move of the push (firmware/net/push.py)
         if now - self.next_read >= 0:
             self.next_read = now + self.read_ms
             self.read_tag()
@@ -298,6 +301,10 @@ def boot(cfg=None, mods=None, root=None, clock=None, journal=None, hw=None, link
         from firmware.link.engine import Link
         lk = Link(app, port, (root or "") + "/device.key", board=cfg.NAME)
     dev = Device(hw, app, clock, set_id, registry, lk, files=root)
+    netcfg = getattr(cfg, "NETWORK", None)
+    if netcfg:  # only a board with a network loads its code (one code path: the rest is the same)
+        from firmware.net import start
+        dev.net = start(dev, netcfg, root)
     gc.collect()
     return dev
 
