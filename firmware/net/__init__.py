@@ -44,7 +44,7 @@ class Net:
 def start(dev, netcfg, root):
     """The Net of a booted Device: settings from flash (netcfg["server"], the simulator's and
     the tests' stand-in, wins), the radio the config names, the pusher. netcfg["sockets"]: a
-    socket module stand-in (the tests)."""
+    socket module stand-in (the tests); netcfg["backoff_max"]: ms (60 s; shorter in tests)."""
     from firmware.net import settings as S
     from firmware.net.link_request import attach
     s = S.load(root)
@@ -66,4 +66,5 @@ def start(dev, netcfg, root):
         radio = HostRadio()
     from firmware.net.http import Resolver
     from firmware.net.push import Pusher
-    return Net(Pusher(dev.app, dev.link, s["server"], radio, sockets, Resolver(sockets)), radio, s)
+    pusher = Pusher(dev.app, dev.link, s["server"], radio, sockets, Resolver(sockets), netcfg.get("backoff_max", 60000))
+    return Net(pusher, radio, s)

@@ -39,7 +39,7 @@ def _urandom(n):
 class Pusher:
     """Pushes app.j's records past link.acked to server (an http:// address)."""
 
-    def __init__(self, app, link, server, radio, sockets, resolver):
+    def __init__(self, app, link, server, radio, sockets, resolver, backoff_max=BACKOFF_MAX):
         self.app = app
         self.link = link
         self.host, self.port, prefix = split_url(server)
@@ -55,6 +55,7 @@ class Pusher:
         self.failures = 0
         self._next = 0
         self._backoff = BACKOFF_MIN
+        self._backoff_max = backoff_max
         self._req = None
         self._gen = None
         self._envs = None
@@ -72,7 +73,7 @@ class Pusher:
     def step(self, now):
         """One bounded move; True when it did something."""
         if self._req is not None:
-            if self._req.step(now):
+            if self._req.step():
                 self._answer(self._req, now)
                 self._req = None
             return True
@@ -125,7 +126,7 @@ class Pusher:
         self._nonce = _urandom(ppush.NONCE_LEN)
         body = json.dumps({"nonce": hexlify(self._nonce).decode(), "records": envs}).encode()
         envs = None
-        self._req = Post(self.sockets, self.resolver, self.host, self.port, self.path, body, now)
+        self._req = Post(self.sockets, self.resolver, self.host, self.port, self.path, body)
         self.state = "sending"
         return True
 
@@ -181,7 +182,7 @@ class Pusher:
         self.failures += 1
         spread = _urandom(1)[0] * self._backoff // 1024
         self._next = now + self._backoff + spread
-        self._backoff = min(self._backoff * 2, BACKOFF_MAX)
+        self._backoff = min(self._backoff * 2, self._backoff_max)
         self.state = "backoff"
 
 

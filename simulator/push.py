@@ -1,0 +1,57 @@
+"""The simulated box online (issue 20): ``python -m simulator --push URL`` gives the sim board a
+network (the machine's own: board NETWORK driver "host") so that firmware/net pushes each
+committed record to the tournament server at URL, as a Pico W does over Wi-Fi. The box signs
+with its device key (device.key in --out, set by a sync tool's provisioning); without one it
+plays and says so, and pushes once it has one."""
+from __future__ import annotations
+
+import time
+
+
+class _Board:
+    pass
+
+
+def network_board(cfg, server: str, backoff_max: int = 60000):
+    """A copy of board config cfg with a network that pushes to server."""
+    out = _Board()
+    for k in dir(cfg):
+        if not k.startswith("_"):
+            setattr(out, k, getattr(cfg, k))
+    out.NETWORK = {"driver": "host", "server": server, "backoff_max": backoff_max}
+    return out
+
+
+def unplugged():
+    """The host link's port with no cable in: the box has its link (its key, the records'
+    signatures) and no host."""
+    from firmware.link.host_ports import MemPort
+    p = MemPort()
+    p.gone = True
+    return p
+
+
+def serve_until_synced(sim, timeout: float) -> bool:
+    """After the script: the device loop in real time until every record is on the server (by
+    its ack) or timeout seconds passed. True when all are synced."""
+    from firmware import main as fw
+    sim.real_time()
+    net = sim.dev.net
+    end = time.monotonic() + timeout
+
+    def hook(dev, n):
+        return net.status()[3] == 0 or time.monotonic() > end
+
+    fw.serve(sim.dev, hook=hook)
+    return net.status()[3] == 0
+
+
+def describe(net) -> str:
+    conn, problem, last, unsynced = net.status()
+    return "network %s, %s records not yet on the server%s" % (conn, unsynced, "" if problem is None else " (%s)" % problem)
+
+
+def parts_sim():
+    """The sim board's config (simulator/parts.py)."""
+    from simulator import parts
+    return parts.for_board("sim")
