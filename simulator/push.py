@@ -2,17 +2,16 @@
 network (the machine's own: board NETWORK driver "host") so that firmware/net pushes each
 committed record to the tournament server at URL, as a Pico W does over Wi-Fi. The box signs
 with its device key (device.key in --out, set by a sync tool's provisioning); without one it
-plays and says so, and pushes once it has one."""
-from __future__ import annotations
-
-import time
+plays and says so, and pushes once it has one. Runs on CPython and the MicroPython unix port
+(`micropython -m sim_main --push URL SCRIPT OUTDIR`: real sockets)."""
+from firmware.compat import ticks_diff, ticks_ms
 
 
 class _Board:
     pass
 
 
-def network_board(cfg, server: str, backoff_max: int = 60000):
+def network_board(cfg, server, backoff_max=60000):
     """A copy of board config cfg with a network that pushes to server."""
     out = _Board()
     for k in dir(cfg):
@@ -31,22 +30,22 @@ def unplugged():
     return p
 
 
-def serve_until_synced(sim, timeout: float) -> bool:
+def serve_until_synced(sim, timeout):
     """After the script: the device loop in real time until every record is on the server (by
     its ack) or timeout seconds passed. True when all are synced."""
     from firmware import main as fw
     sim.real_time()
     net = sim.dev.net
-    end = time.monotonic() + timeout
+    t0 = ticks_ms()
 
     def hook(dev, n):
-        return net.status()[3] == 0 or time.monotonic() > end
+        return net.status()[3] == 0 or ticks_diff(ticks_ms(), t0) > timeout * 1000
 
     fw.serve(sim.dev, hook=hook)
     return net.status()[3] == 0
 
 
-def describe(net) -> str:
+def describe(net):
     conn, problem, last, unsynced = net.status()
     return "network %s, %s records not yet on the server%s" % (conn, unsynced, "" if problem is None else " (%s)" % problem)
 

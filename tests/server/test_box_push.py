@@ -140,3 +140,28 @@ def test_simulator_command_line_pushes(one_server, tmp_path):
     n = len(records_on(db, device))
     assert n >= 18 and "network up, 0 records not yet on the server" in r.stdout, r.stdout
     assert records_on(db, device) == list(range(1, n + 1))
+
+
+def test_unix_port_box_pushes_with_real_sockets(one_server, tmp_path):
+    """The box on the MicroPython unix port (simulator/sim_main.py --push: the same device loop,
+    firmware/net over the port's own socket and select modules) through the faulty proxy."""
+    from tests.sync.helpers import MICROPYTHON
+    db, url, org = one_server
+    device, key = uid("box-"), os.urandom(32)
+    register(org, device, key)
+    out = tmp_path / "mp"
+    out.mkdir()
+    store.store_key(str(out / "device.key"), key)
+    proxy = Proxy(int(url.rsplit(":", 1)[1]), ["drop", "lose_answer", "reset", "delay:0.3", "lose_answer"])
+    try:
+        # sources, not .mpy: compiling them takes heap the device never spends (its heap: the bench)
+        r = subprocess.run([str(MICROPYTHON), "-X", "heapsize=2M", "simulator/sim_main.py", "--push", proxy.url, "--device-id", device,
+                            str(SCRIPT), str(out)], capture_output=True, text=True, cwd=ROOT, timeout=180,
+                           env=dict(os.environ, MICROPYPATH="."))
+        assert r.returncode == 0, r.stdout + r.stderr
+        n = len(records_on(db, device))
+        assert "%d journal records; network up, 0 records not yet on the server" % n in r.stdout, r.stdout
+        assert n >= 18 and records_on(db, device) == list(range(1, n + 1))
+        assert {"drop", "lose_answer", "reset"} <= set(proxy.used)
+    finally:
+        proxy.close()
