@@ -103,6 +103,8 @@ class Device:
         if self.tags.active:
             self.tags.key(k)
             return
+        if self.net is not None and self.net.key(self.app, k):  # its status screen, the referee call
+            return
         if self.app.state == "idle":
             self.keys = (self.keys + k)[-len(_COMBO):]
             if self.keys == _COMBO:
@@ -185,7 +187,11 @@ class Device:
             sleep_ms(ms)
 
     def screen(self):
-        return self.tags.screen() if self.tags.active else self.app.screen()
+        if self.tags.active:
+            return self.tags.screen()
+        if self.net is not None:  # the app's screen with the network's marks, or its status
+            return self.net.screen(self.app, self.clock())
+        return self.app.screen()
 
     def redraw(self, now):
         if self.hw.display is None:

@@ -19,6 +19,13 @@
 #        the first record is not held (refused, unknown device, no key).
 # 400 when the body is not that shape (then nothing is stored).
 #
+#   POST /api/boxes/<device>/call   {"nonce": hex, "mac": hex}
+#
+#   the box calls the referee to its table (one key, firmware/net/screen.py): mac =
+#   protocol/sign.py's call_mac over a fresh nonce. Answer 200 {"ack": mac} with mac =
+#   push_ack_mac over that nonce and the range 0..0 (no record is ever 0): the server holds the
+#   key and has the call; 403 when the mac is not the box's key's (nothing is recorded).
+#
 # The box marks a..b synced only when the mac checks with its own key over its own nonce:
 # an access point, a proxy or a server without the device key can store, drop or answer
 # anything and still never make a record count as synced. Pure Python for MicroPython and
@@ -30,6 +37,10 @@ HELD = (200, 201)  # status codes of a record the server holds
 
 def path(device):
     return "/api/boxes/%s/push" % device
+
+
+def call_path(device):
+    return "/api/boxes/%s/call" % device
 
 
 def held_run(sent, held):

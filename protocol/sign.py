@@ -11,12 +11,14 @@
 #   wrap_mask(hm, idz, nonce)               REKEY: new key = wrapped XOR this
 #   push_ack_mac(hm, idz, nonce, first, last)  the server's acknowledgement of a push (Wi-Fi)
 #   push_ack_hex(key, device, nonce, first, last)  the same as 64 hex digits (the server's answer)
+#   call_mac(hm, idz, nonce)                the box's call of the referee (Wi-Fi)
 #
 # Messages (idz = device id UTF-8 + 0x00; seq4 = seq u32 BE):
 #   record   HMAC-SHA256(key, idz seq4 payload)
 #   request  HMAC-SHA256(key, "req" 0x00 idz nonce[16] type u8 args)
 #   wrap     HMAC-SHA256(key, "wrap" 0x00 idz nonce[16])
 #   ack      HMAC-SHA256(key, "ack" 0x00 idz nonce[16] first u32 BE last u32 BE)
+#   call     HMAC-SHA256(key, "call" 0x00 idz nonce[16])
 # The prefixes keep them apart: no record signature is ever a valid request MAC or ack.
 #
 # The push ack: the box sends records first..last with a fresh nonce of its own
@@ -37,6 +39,7 @@ SIZE = 32  # digest size
 _REQ = b"req\x00"
 _WRAP = b"wrap\x00"
 _ACK = b"ack\x00"
+_CALL = b"call\x00"
 
 
 class HmacSha256:
@@ -150,3 +153,13 @@ def push_ack_mac(hm, idz, nonce, first, last):
 def push_ack_hex(key, device, nonce, first, last):
     from binascii import hexlify
     return hexlify(push_ack_mac(HmacSha256(key), device_z(device), bytes(nonce), first, last)).decode()
+
+
+def call_mac(hm, idz, nonce):
+    """The box calls the referee (protocol/push.py): only the device key makes it."""
+    return hm.digest(_CALL, idz, nonce)
+
+
+def call_hex(key, device, nonce):
+    from binascii import hexlify
+    return hexlify(call_mac(HmacSha256(key), device_z(device), bytes(nonce))).decode()

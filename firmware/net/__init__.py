@@ -8,6 +8,7 @@
 #   radio.py       the interface under it: the host's network, or network.WLAN on a board
 #   settings.py    Wi-Fi name, password, server address on flash (set over the USB link)
 #   link_request.py  the USB link's request that sets them (authenticated)
+#   screen.py      the status screen (key 9), the main screen's synced mark, the referee call (key 0)
 #
 # start(dev, netcfg, root) -> Net, which the device loop steps (Device.net.step(now)).
 
@@ -21,6 +22,7 @@ class Net:
         self.settings = settings
         self.steps = 0
         self.errors = 0
+        self.showing = False  # the status screen is up (firmware/net/screen.py)
 
     def step(self, now):
         self.steps += 1
@@ -32,6 +34,14 @@ class Net:
             self.errors += 1
             self.pusher.reset(now, "%s: %s" % (type(e).__name__, e))
             return False
+
+    def key(self, app, k):
+        from firmware.net import screen
+        return screen.key(self, app, k)
+
+    def screen(self, app, now):
+        from firmware.net import screen
+        return screen.screen(self, app, now)
 
     def status(self):
         """(connection, problem or None, last push ms or None, records not yet synced)."""

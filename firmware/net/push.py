@@ -19,11 +19,10 @@ import json
 
 from binascii import hexlify, unhexlify
 
-from firmware.compat import ticks_diff
 from firmware.net.http import Post, split_url
 from protocol import push as ppush
 from protocol.envelope import make as make_envelope
-from protocol.sign import equal, push_ack_mac, record_mac, seq4
+from protocol.sign import call_mac, equal, push_ack_mac, record_mac, seq4
 
 BATCH = 8  # records a push carries at most
 BATCH_BYTES = 3072  # and payload bytes
@@ -44,6 +43,8 @@ class Pusher:
         self.link = link
         self.host, self.port, prefix = split_url(server)
         self.path = prefix + ppush.path(app.device_id)
+        self.call_path = prefix + ppush.call_path(app.device_id)
+        self.call = None  # the referee call: None, or a Call (sent first, before any record)
         self.radio = radio
         self.sockets = sockets
         self.resolver = resolver
@@ -63,26 +64,39 @@ class Pusher:
         self._nonce = None
         self._first = 0
         self._last = 0
+        self._call_req = None
 
     # ---- what the screens show
     def unsynced(self):
         j = self.app.j
         return j.last_seq - self.link.acked
 
+    def call_referee(self):
+        """Key 0 on the main screen: call the referee (sent at the next step, retried until the
+        server confirms it with the device key)."""
+        self.call = Call()
+
     # ---- the loop's call
     def step(self, now):
         """One bounded move; True when it did something."""
         if self._req is not None:
             if self._req.step():
-                self._answer(self._req, now)
+                req = self._req
                 self._req = None
+                if req is self._call_req:
+                    self._call_answer(req, now)
+                else:
+                    self._answer(req, now)
             return True
         if self._gen is not None:
             return self._build(now)
         if not self.radio.step(now):
             self.state = "waiting"
             return False
-        if ticks_diff(now, self._next) < 0:
+        c = self.call
+        if c is not None and c.done_at is None and now - c.next >= 0 and self.link._hm is not None:
+            return self._send_call(c)
+        if now - self._next < 0:
             return False
         link = self.link
         start = link.acked + 1
@@ -130,6 +144,34 @@ class Pusher:
         self.state = "sending"
         return True
 
+    def _send_call(self, c):
+        link = self.link
+        c.nonce = _urandom(ppush.NONCE_LEN)
+        mac = hexlify(call_mac(link._hm, link._idz(), c.nonce)).decode()
+        body = json.dumps({"nonce": hexlify(c.nonce).decode(), "mac": mac}).encode()
+        self._req = self._call_req = Post(self.sockets, self.resolver, self.host, self.port, self.call_path, body)
+        self.state = "sending"
+        return True
+
+    def _call_answer(self, req, now):
+        self._call_req = None
+        c = self.call
+        ok = False
+        if req.error is None and req.status == 200:
+            try:
+                mac = unhexlify(json.loads(req.answer)["ack"])
+                ok = equal(push_ack_mac(self.link._hm, self.link._idz(), c.nonce, 0, 0), mac)
+            except (ValueError, KeyError, TypeError):
+                ok = False
+        if ok:
+            c.done_at = now
+            self.problem = None
+        else:
+            c.tries += 1
+            c.next = now + min(BACKOFF_MIN << c.tries, BACKOFF_MAX)
+            self.problem = "referee call not confirmed"
+        self.state = "waiting"
+
     def _close_gen(self):
         g = self._gen
         self._gen = None
@@ -170,7 +212,7 @@ class Pusher:
     def reset(self, now, why):
         """After anything unexpected: drop the request and the batch, back off."""
         req = self._req
-        self._req = None
+        self._req = self._call_req = None
         if req is not None:
             req.close()
         self._close_gen()
@@ -198,3 +240,11 @@ def _refusal(answer, seq):
     except (KeyError, TypeError, AttributeError):
         pass
     return "server refused %d" % seq
+
+
+class Call:
+    def __init__(self):
+        self.nonce = None
+        self.next = 0  # clock ms of the next try (0: at once)
+        self.tries = 0
+        self.done_at = None  # clock ms the server confirmed it

@@ -8,7 +8,6 @@
 # loads its firmware there (~0.3-1 s, blocking; with the radio absent it gives up in that time,
 # tests/pico/test_pico_w.py), which must not fall on a key press. A radio that failed to come up
 # is "no radio" until the next boot.
-from firmware.compat import ticks_diff
 
 REJOIN_MS = 15000
 
@@ -53,6 +52,6 @@ class Wlan:
         if self.state == "up":
             self.state = "joining"  # dropped: the driver rejoins by itself; ask again later
             self._next = now + REJOIN_MS
-        elif ticks_diff(now, self._next) >= 0:
+        elif now - self._next >= 0:
             self._join(now)
         return False

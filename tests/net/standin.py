@@ -9,7 +9,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from protocol import push as P
-from protocol.sign import push_ack_hex, record_sig_ok
+from protocol.sign import call_hex, push_ack_hex, record_sig_ok
 
 
 class StandIn:
@@ -17,6 +17,7 @@ class StandIn:
         self.key, self.device, self.mode = key, device, mode
         self.stored: dict = {}  # seq -> payload
         self.posts = 0
+        self.calls = 0
         outer = self
 
         class H(BaseHTTPRequestHandler):
@@ -43,6 +44,12 @@ class StandIn:
     def answer(self, path, body):
         if self.mode == "http500":
             return 500, {"error": "down"}
+        if path == P.call_path(self.device):
+            nonce = bytes.fromhex(body["nonce"])
+            if self.mode == "nokey" or body["mac"] != call_hex(self.key, self.device, nonce):
+                return (200, {"ack": "00" * 32}) if self.mode == "nokey" else (403, {"error": "not its key"})
+            self.calls += 1
+            return 200, {"ack": push_ack_hex(self.key, self.device, nonce, 0, 0)}
         assert path == P.path(self.device)
         results, held, sent = [], set(), []
         for e in body["records"]:

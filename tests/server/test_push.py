@@ -74,3 +74,32 @@ def test_push_refuses_malformed_bodies_and_foreign_records(server):
     st, body = server.anon.post("/api/boxes/%s/push" % dev.id, {"nonce": "00" * 16, "records": [other.next(session_rec("T", 1, 1, SEATS))]})
     assert st == 400
     assert stored(server, dev) == [] and stored(server, other) == []
+
+
+def call_mac(key: bytes, device: str, nonce: bytes) -> str:
+    return hmac.new(key, b"call\x00" + device.encode() + b"\x00" + nonce, hashlib.sha256).hexdigest()
+
+
+def test_a_box_calls_the_referee_and_the_pages_say_so(server):
+    from .test_standings import seat
+    players = ["c%d" % i for i in range(1, 9)]
+    tid = server.tournament(players=players)
+    seat(server, tid, 1, [players[:4], players[4:]])
+    dev = Device(uid("box-"))
+    st, body = server.org.post("/api/devices", {"id": dev.id, "key": dev.key.hex(), "tournament": tid, "table": 2})
+    assert st == 201, body
+    path = "/api/boxes/%s/call" % dev.id
+    st, page = server.anon.get("/t/%s/tables/1/2" % tid)
+    assert st == 200 and "referee called at table 2" not in page
+    # not the box's key: refused, nothing shown
+    nonce = os.urandom(16)
+    assert server.anon.post(path, {"nonce": nonce.hex(), "mac": call_mac(b"\x01" * 32, dev.id, nonce)})[0] == 403
+    assert server.anon.post(path, {"nonce": "00", "mac": "00"})[0] == 400
+    assert server.anon.post("/api/boxes/%s/call" % uid("box-"), {"nonce": nonce.hex(), "mac": call_mac(dev.key, dev.id, nonce)})[0] == 403
+    assert "referee called at table 2" not in server.anon.get("/t/%s/tables/1/2" % tid)[1]
+    st, body = server.anon.post(path, {"nonce": nonce.hex(), "mac": call_mac(dev.key, dev.id, nonce)})
+    assert st == 200 and body == {"ack": ack_mac(dev.key, dev.id, nonce, 0, 0)}
+    assert "referee called at table 2" in server.anon.get("/t/%s/tables/1/2" % tid)[1]
+    assert "referee called at table 2" not in server.anon.get("/t/%s/tables/1/1" % tid)[1]
+    # (the referee's page includes the same web/_referee_calls.html with every table's calls;
+    # its login is a browser's session, not checked here)

@@ -71,3 +71,29 @@ def push(request, device: str):
         if key is not None:  # held means signed with it: always there, unless deactivated meanwhile
             ack = {"first": run[0], "last": run[1], "mac": push_ack_hex(key, device, nonce, run[0], run[1])}
     return _reply(request, 200, {"results": results, "ack": ack, "time": int(time.time())})
+
+
+@router.post("/boxes/{device}/call", summary="A box calls the referee to its table (signed with the device key)",
+             description="Body {nonce: 32 hex digits, mac: hex HMAC-SHA256(device key, 'call' NUL device NUL nonce)}. 200 "
+                         "{ack: push ack mac over the nonce and 0..0} (protocol/push.py); 403 when the mac is not the box's.",
+             openapi_extra={"requestBody": {"content": {"application/json": {"schema": {
+                 "type": "object", "required": ["nonce", "mac"], "properties": {
+                     "nonce": {"type": "string"}, "mac": {"type": "string"}}}}}, "required": True}})
+def call(request, device: str):
+    from host_tools.server.boxes import referee_call
+    try:
+        body: Any = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return _err(request, 400, "the body is not valid JSON")
+    if not isinstance(body, dict) or set(body) != {"nonce", "mac"} or not all(isinstance(v, str) for v in body.values()):
+        return _err(request, 400, 'a call is {"nonce": hex, "mac": hex}')
+    try:
+        nonce = bytes.fromhex(body["nonce"])
+    except ValueError:
+        nonce = b""
+    if len(nonce) != ppush.NONCE_LEN:
+        return _err(request, 400, "nonce: %d bytes as hex" % ppush.NONCE_LEN)
+    key = referee_call.take(device, nonce, body["mac"])
+    if key is None:
+        return _err(request, 403, "unknown device or not its key")
+    return _reply(request, 200, {"ack": push_ack_hex(key, device, nonce, 0, 0)})

@@ -24,6 +24,7 @@ class Device(models.Model):
     table = models.PositiveIntegerField(null=True, blank=True)
     reported_head = models.BigIntegerField(null=True, blank=True)  # journal head the sync tool saw last
     reported_at = models.DateTimeField(null=True, blank=True)
+    referee_called_at = models.DateTimeField(null=True, blank=True)  # the box's referee key (``referee_call``)
 
     class Meta:
         ordering = ["id"]
