@@ -29,7 +29,7 @@ MPY_FILES += $(MPY_DIR)/settle_stdio.mpy
 
 # The device application, the simulator's board and runner, for make mp-sim.
 FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/*.py firmware/*/*.py protocol/*.py)) \
-	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard simulator/__init__.py simulator/runner.py simulator/player.py simulator/parts.py simulator/virtual.py \
+	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard simulator/__init__.py simulator/runner.py simulator/player.py simulator/parts.py simulator/virtual.py simulator/push.py \
 	board_configs/__init__.py board_configs/sim.py)) $(MPY_DIR)/sim_main.mpy
 SCRIPT ?= simulator/scenarios/mcr_session.txt
 OUT ?= build/mp-sim
