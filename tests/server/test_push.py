@@ -103,3 +103,35 @@ def test_a_box_calls_the_referee_and_the_pages_say_so(server):
     assert "referee called at table 2" not in server.anon.get("/t/%s/tables/1/1" % tid)[1]
     # (the referee's page includes the same web/_referee_calls.html with every table's calls;
     # its login is a browser's session, not checked here)
+
+
+def test_live_pages_follow_a_pushed_hand_and_a_call(server):
+    """The live version the board, standings, table and referee pages poll (web/views/live.py):
+    it moves with a pushed hand and with a referee call, and answers 304 while nothing moved."""
+    import re
+    from .test_standings import seat
+    players = ["v%d" % i for i in range(1, 5)]
+    tid = server.tournament(players=players)
+    seat(server, tid, 1, [players])
+    dev = Device(uid("box-"))
+    assert server.org.post("/api/devices", {"id": dev.id, "key": dev.key.hex(), "tournament": tid, "table": 1})[0] == 201
+    st, page = server.anon.get("/t/%s/board" % tid)
+    tag = re.search(r'<meta name="live" content="/t/%s/live" data-etag="([^"]+)">' % tid, page)
+    assert st == 200 and tag, page[:800]
+    etag = tag.group(1).replace("&quot;", '"')
+    assert '<script src="/live.js" defer></script>' in page
+    for path in ("/t/%s/standings" % tid, "/t/%s/tables/1/1" % tid):
+        assert 'data-etag="%s"' % tag.group(1) in server.anon.get(path)[1], path
+    live = "/t/%s/live" % tid
+    st, headers, _ = server.anon.request("GET", live, headers={"If-None-Match": etag})
+    assert st == 304 and headers["ETag"] == etag
+    push(server, dev.id, [dev.next(session_rec(tid, 1, 1, players)), dev.next(hand_rec(tid, 1, 1, 1, players, [24, -8, -8, -8], 0))])
+    st, headers, body = server.anon.request("GET", live, headers={"If-None-Match": etag})
+    assert st == 200 and headers["ETag"] != etag
+    moved = headers["ETag"]
+    nonce = os.urandom(16)
+    assert server.anon.post("/api/boxes/%s/call" % dev.id, {"nonce": nonce.hex(), "mac": call_mac(dev.key, dev.id, nonce)})[0] == 200
+    st, headers, body = server.anon.request("GET", live, headers={"If-None-Match": moved})
+    assert st == 200 and headers["ETag"] != moved
+    st, headers, js = server.anon.request("GET", "/live.js")
+    assert st == 200 and headers["Content-Type"].startswith("application/javascript") and b"If-None-Match" in js

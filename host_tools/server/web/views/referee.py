@@ -78,5 +78,8 @@ def home(request, t):
     if not ext.is_bound and sessions:
         ext.initial["session"] = sessions[0][0]
     from host_tools.server.boxes import referee_call
+
+    from . import live
     return page(request, "web/referee/home.html", t, "referee", quarantine=q, pen=pen, po=po, ext=ext, penalties=penalties, sessions=sessions,
-                has_limit=formats.of(t).minutes(t.settings) is not None, referee_calls=referee_call.calls(t.id), can_answer_call=True)
+                has_limit=formats.of(t).minutes(t.settings) is not None, referee_calls=referee_call.calls(t.id), can_answer_call=True,
+                live=live.tag(t.id))

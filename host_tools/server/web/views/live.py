@@ -1,0 +1,60 @@
+"""Pages that follow the tournament as it happens (the live board, standings and projector, a
+table's page, the referee's page): a pushed hand or a box's referee call shows within ~1 s.
+
+Short polling with a validator, chosen by measurement over server push (bench/push_latency.py):
+the server runs on gunicorn's threads, where an open event stream per viewer would hold a
+thread each (300 viewers, 300 threads); a poll is one indexed read answered 304 while nothing
+changed. Each live page names its version in ``<meta name="live">``; ``/live.js`` (a file of
+its own: the pages' Content-Security-Policy allows no inline script) asks ``/t/<id>/live``
+every second with If-None-Match and reloads the page when the version moved.
+
+The version (the ETag): the tournament's ``results_version`` (bumped in the transaction of every
+change that feeds the results, pushed records included) and the time of the latest referee call
+of its boxes."""
+from __future__ import annotations
+
+from django.db.models import Max
+from django.http import HttpResponse, HttpResponseNotModified
+
+from host_tools.server.boxes.models import Device
+from host_tools.server.tournaments.models import Tournament
+
+POLL_MS = 1000
+
+JS = """(function () {
+  var m = document.querySelector('meta[name="live"]');
+  if (!m || !window.fetch) return;
+  var url = m.getAttribute("content"), tag = m.getAttribute("data-etag");
+  function poll() {
+    fetch(url, {cache: "no-store", headers: {"If-None-Match": tag}}).then(function (r) {
+      var e = r.headers.get("ETag");
+      if (r.status === 200 && e && e !== tag) { location.reload(); return; }
+      setTimeout(poll, %d);
+    }).catch(function () { setTimeout(poll, 3 * %d); });
+  }
+  setTimeout(poll, %d);
+})();
+""" % (POLL_MS, POLL_MS, POLL_MS)
+
+
+def tag(tid: str) -> str:
+    v = Tournament.objects.filter(id=tid).values_list("results_version", flat=True).first() or 0
+    called = Device.objects.filter(tournament_id=tid).aggregate(m=Max("referee_called_at"))["m"]
+    return '"%d-%d"' % (v, int(called.timestamp() * 1000) if called else 0)
+
+
+def version(request, tid):
+    t = tag(tid)
+    if request.headers.get("If-None-Match") == t:
+        r = HttpResponseNotModified()
+    else:
+        r = HttpResponse(t, content_type="text/plain")
+    r["ETag"] = t
+    r["Cache-Control"] = "no-cache"
+    return r
+
+
+def script(request):
+    r = HttpResponse(JS, content_type="application/javascript")
+    r["Cache-Control"] = "max-age=3600"
+    return r
