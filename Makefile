@@ -149,6 +149,15 @@ bench-frozen: sim-mpy unix-frozen
 bench-pico: venv pico-deps firmware
 	nice $(BIN)/python bench/pico_score.py
 
+# The box online (issue 20): confirmation-to-projector latency with 50 boxes pushing at once and
+# 300 viewers on the live pages, push throughput (bench/push_latency.py); heap and loop time of the
+# push on the unix port with and without the network (bench/push_heap.py; the 32-bit frozen
+# binary too when `make unix-frozen` built it).
+.PHONY: bench-push
+bench-push: venv sim-mpy
+	nice $(BIN)/python bench/push_latency.py --json build/bench/push_latency.json
+	nice $(BIN)/python bench/push_heap.py --json build/bench/push_heap.json
+
 clean:
 	rm -rf build
 
