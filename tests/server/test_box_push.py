@@ -165,3 +165,66 @@ def test_unix_port_box_pushes_with_real_sockets(one_server, tmp_path):
         assert {"drop", "lose_answer", "reset"} <= set(proxy.used)
     finally:
         proxy.close()
+
+
+def test_push_and_usb_sync_in_the_same_minute(one_server, tmp_path):
+    """One box's device loop serves the USB link and pushes (both through Link.ack_to): a sync
+    tool syncs it over a pty while its pushes go through a slow proxy; every record reaches the
+    server once, none is missing, and the box's ack ends at its last record."""
+    import select
+    import threading
+    import time
+
+    from firmware.link.engine import Link
+    from firmware.net import start as net_start
+    from host_tools import sync
+    from tests.sync.helpers import FakeApp, journal_with, open_pty, session_payloads
+    from firmware.link.host_ports import FdPort
+    from types import SimpleNamespace
+    import json
+
+    db, url, org = one_server
+    device, key = uid("box-"), os.urandom(32)
+    register(org, device, key)
+    j = journal_with(tmp_path / "j", session_payloads(1, device) + session_payloads(2, device, first_seq=20))
+    app = FakeApp(j, device)
+    master, slave, path = open_pty()
+    os.close(slave)
+    link = Link(app, FdPort(master), str(tmp_path / "device.key"))
+    link._store_key(key)
+    proxy = Proxy(int(url.rsplit(":", 1)[1]), ["delay:0.4"] * 3 + ["lose_answer", "delay:0.3"] * 3)
+    net = net_start(SimpleNamespace(app=app, link=link), {"driver": "host", "server": proxy.url, "backoff_max": 500}, None)
+    stop_ev = threading.Event()
+    errors = []
+
+    def loop():  # the device loop: the link's polls and the push's step, one thread as on the box
+        try:
+            while not stop_ev.is_set():
+                busy = link.poll()
+                net.step(int(time.monotonic() * 1000))
+                if not busy:
+                    select.select([master], [master] if link.tx_pending else [], [], 0.003)
+        except Exception as e:
+            errors.append(e)
+            raise
+
+    th = threading.Thread(target=loop, daemon=True)
+    th.start()
+    keys = tmp_path / "keys.json"
+    keys.write_text(json.dumps({device: key.hex()}))
+    try:
+        time.sleep(0.5)  # the push has started
+        s = sync.sync(path, server=url, key_file=str(keys), wake=0, timeout=0.3)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and j.acked < j.last_seq:
+            time.sleep(0.05)
+    finally:
+        stop_ev.set()
+        th.join(5)
+        os.close(master)
+        proxy.close()
+    assert not errors, errors
+    last = j.last_seq
+    assert last == 38 and j.acked == last
+    assert records_on(db, device) == list(range(1, last + 1))  # once each, none missing
+    assert s.uploaded + s.known >= 1 and net.pusher.pushes >= 1  # both took part
