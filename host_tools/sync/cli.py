@@ -95,9 +95,7 @@ def main(args) -> int:
                     raise SyncError("cannot read config %s: %s" % (args.config, e))
                 if not isinstance(config, dict):
                     raise SyncError("config %s is not a JSON object" % args.config)
-            wifi = None
-            if args.wifi:
-                wifi = read_wifi(args.wifi)
+            wifi = read_wifi(args.wifi) if getattr(args, "wifi", None) else None
             s = sync(args.port, server=args.server, offline=args.offline, key_file=args.key_file, progress=progress,
                      timeout=args.timeout, retries=args.retries, batch=not args.no_batch, set_clock=not args.no_clock,
                      config=config, provision=args.provision, rekey=args.rekey, quarantine=args.quarantine,

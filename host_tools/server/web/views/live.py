@@ -13,6 +13,11 @@ change that feeds the results, pushed records included) and the time of the late
 of its boxes."""
 from __future__ import annotations
 
+import re
+import threading
+import time
+
+from django.db import close_old_connections
 from django.db.models import Max
 from django.http import HttpResponse, HttpResponseNotModified
 
@@ -58,3 +63,48 @@ def script(request):
     r = HttpResponse(JS, content_type="application/javascript")
     r["Cache-Control"] = "max-age=3600"
     return r
+
+
+# The poll outside Django's request path: 300 viewers ask every second, and the middleware
+# (sessions, locale, CSRF, auth, axes) cost more than the answer. The WSGI application
+# (host_tools/server/wsgi.py) answers GET /t/<id>/live here; each worker reads a tournament's
+# tag at most every CACHE_S (a moved version shows at most that much later).
+CACHE_S = 0.2
+_PATH = re.compile(r"^/t/([^/]{1,64})/live$")
+_cache: dict = {}
+_lock = threading.Lock()
+
+
+def cached_tag(tid: str) -> str:
+    now = time.monotonic()
+    with _lock:
+        hit = _cache.get(tid)
+    if hit is not None and now - hit[0] < CACHE_S:
+        return hit[1]
+    t = tag(tid)
+    with _lock:
+        if len(_cache) > 1000:
+            _cache.clear()
+        _cache[tid] = (now, t)
+    return t
+
+
+def shim(app):
+    """The WSGI app with GET /t/<id>/live answered before Django's middleware."""
+    def application(environ, start_response):
+        m = _PATH.match(environ.get("PATH_INFO", ""))
+        if m is None or environ.get("REQUEST_METHOD") != "GET":
+            return app(environ, start_response)
+        close_old_connections()
+        try:
+            t = cached_tag(m.group(1))
+        finally:
+            close_old_connections()
+        head = [("ETag", t), ("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff")]
+        if environ.get("HTTP_IF_NONE_MATCH") == t:
+            start_response("304 Not Modified", head)
+            return [b""]
+        body = t.encode()
+        start_response("200 OK", head + [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
+        return [body]
+    return application
