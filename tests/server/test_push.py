@@ -149,3 +149,12 @@ def test_live_pages_follow_a_pushed_hand_and_a_call(server):
     assert moved_from(server, live, "x") is not None  # any other validator: the version itself (200)
     st, headers, js = server.anon.request("GET", "/live.js")
     assert st == 200 and headers["Content-Type"].startswith("application/javascript") and b"If-None-Match" in js
+
+
+def test_live_poll_of_odd_ids_never_fails(server):
+    for path in ("/t/%00/live", "/t/%ED%A0%80/live", "/t/%C3%28/live", "/t/no-such/live", "/t/" + "x" * 70 + "/live"):
+        st, headers, _ = server.anon.request("GET", path)
+        assert st in (200, 400, 404), (path, st)
+    st, headers, body = server.anon.request("GET", "/t/no-such/live")
+    assert st == 200 and body == b'"0-0"'
+    assert server.anon.request("POST", "/t/no-such/live")[0] in (403, 405)  # only GET is the poll

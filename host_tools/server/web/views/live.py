@@ -89,15 +89,28 @@ def cached_tag(tid: str) -> str:
     return t
 
 
+def _tid(raw: str):
+    """The tournament id of a WSGI path segment (bytes as latin-1), or None when it is not UTF-8
+    or holds a control character (PostgreSQL refuses NUL in text)."""
+    try:
+        tid = raw.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return None
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in tid):
+        return None
+    return tid
+
+
 def shim(app):
     """The WSGI app with GET /t/<id>/live answered before Django's middleware."""
     def application(environ, start_response):
         m = _PATH.match(environ.get("PATH_INFO", ""))
-        if m is None or environ.get("REQUEST_METHOD") != "GET":
+        tid = _tid(m.group(1)) if m is not None and environ.get("REQUEST_METHOD") == "GET" else None
+        if tid is None:  # anything else, or an id no tournament can have: Django answers it
             return app(environ, start_response)
         close_old_connections()
         try:
-            t = cached_tag(m.group(1))
+            t = cached_tag(tid)
         finally:
             close_old_connections()
         head = [("ETag", t), ("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff")]
