@@ -1,10 +1,10 @@
 """Pages that follow the tournament as it happens (the live board, standings and projector, a
 table's page, the referee's page): a pushed hand or a box's referee call shows within ~1 s.
 
-Short polling with a validator, chosen by measurement over server push (bench/push_latency.py):
-the server runs on gunicorn's threads, where an open event stream per viewer would hold a
-thread each (300 viewers, 300 threads); a poll is one indexed read answered 304 while nothing
-changed. Each live page names its version in ``<meta name="live">``; ``/live.js`` (a file of
+Short polling with a validator, chosen by measurement over server push (bench/push_latency.py,
+docs/box_online.md): the server runs on gunicorn's threads, where an open event stream per viewer
+would hold a thread each (300 viewers, 300 threads); a poll is a cached read answered 304 while
+nothing changed. Each live page names its version in ``<meta name="live">``; ``/live.js`` (a file of
 its own: the pages' Content-Security-Policy allows no inline script) asks ``/t/<id>/live``
 every second with If-None-Match and reloads the page when the version moved.
 
