@@ -19,7 +19,7 @@ import time
 
 from django.db import close_old_connections
 from django.db.models import Max
-from django.http import HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpResponse, HttpResponseNotModified
 
 from host_tools.server.boxes.models import Device
 from host_tools.server.tournaments.models import Tournament
@@ -42,14 +42,19 @@ JS = """(function () {
 """ % (POLL_MS, POLL_MS, POLL_MS)
 
 
-def tag(tid: str) -> str:
-    v = Tournament.objects.filter(id=tid).values_list("results_version", flat=True).first() or 0
+def tag(tid: str):
+    """The live version of tournament tid, or None when there is none."""
+    v = Tournament.objects.filter(id=tid).values_list("results_version", flat=True).first()
+    if v is None:
+        return None
     called = Device.objects.filter(tournament_id=tid).aggregate(m=Max("referee_called_at"))["m"]
     return '"%d-%d"' % (v, int(called.timestamp() * 1000) if called else 0)
 
 
 def version(request, tid):
     t = tag(tid)
+    if t is None:
+        raise Http404("no such tournament")
     if request.headers.get("If-None-Match") == t:
         r = HttpResponseNotModified()
     else:
@@ -75,13 +80,15 @@ _cache: dict = {}
 _lock = threading.Lock()
 
 
-def cached_tag(tid: str) -> str:
+def cached_tag(tid: str):
     now = time.monotonic()
     with _lock:
         hit = _cache.get(tid)
     if hit is not None and now - hit[0] < CACHE_S:
         return hit[1]
     t = tag(tid)
+    if t is None:  # not cached: a tournament made a moment later is live at once
+        return None
     with _lock:
         if len(_cache) > 1000:
             _cache.clear()
@@ -113,6 +120,8 @@ def shim(app):
             t = cached_tag(tid)
         finally:
             close_old_connections()
+        if t is None:  # no such tournament: Django's 404 page
+            return app(environ, start_response)
         head = [("ETag", t), ("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff")]
         if environ.get("HTTP_IF_NONE_MATCH") == t:
             start_response("304 Not Modified", head)
