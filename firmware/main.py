@@ -66,6 +66,10 @@ class Clock:
 
 
 class Device:
+    # firmware/net's Net on a board with a network (boot sets it): stepped every step. A class
+    # default, so a box without a network keeps the instance it had (not one slot more)
+    net = None
+
     def __init__(self, hw, app, clock, tag_set=1, registry=None, link=None, files=None):
         self.hw = hw
         self.app = app
@@ -77,7 +81,6 @@ class Device:
         if hasattr(app, "fit"):
             app.fit(hw.display)  # the app lays its screens out in pages for this display
         self.link = None  # firmware/link/engine.py's Link: polled every step, TAGS requests to self.tags
-        self.net = None  # firmware/net's Net on a board with a network (boot loads it): stepped every step
         if link is not None:
             self.attach(link)
         self.buf = bytearray(16)

@@ -3,7 +3,7 @@ network (the machine's own: board NETWORK driver "host") so that firmware/net pu
 committed record to the tournament server at URL, as a Pico W does over Wi-Fi. The box signs
 with its device key (device.key in --out, set by a sync tool's provisioning); without one it
 plays and says so, and pushes once it has one. Runs on CPython and the MicroPython unix port
-(`micropython -m sim_main --push URL SCRIPT OUTDIR`: real sockets)."""
+(simulator/push_main.py: real sockets)."""
 from firmware.compat import ticks_diff, ticks_ms
 
 
@@ -54,3 +54,29 @@ def parts_sim():
     """The sim board's config (simulator/parts.py)."""
     from simulator import parts
     return parts.for_board("sim")
+
+
+def main(argv):
+    """micropython simulator/push_main.py --push URL [--wait S] [--device-id ID] SCRIPT OUTDIR."""
+    import sys
+    from simulator.runner import Sim
+    a = list(argv[1:])
+    i = a.index("--push")
+    url = a.pop(i + 1)
+    a.pop(i)
+    wait = 30
+    if "--wait" in a:
+        i = a.index("--wait")
+        wait = float(a.pop(i + 1))
+        a.pop(i)
+    device = None
+    if "--device-id" in a:
+        i = a.index("--device-id")
+        device = a.pop(i + 1)
+        a.pop(i)
+    script, out = a
+    sim = Sim(cfg=network_board(parts_sim(), url, 2000), folder=out, port=unplugged(), device_id=device)
+    sim.run(script)
+    ok = serve_until_synced(sim, wait)
+    print("%d journal records; %s" % (sim.journal.last_seq, describe(sim.dev.net)))
+    sys.exit(0 if ok else 3)

@@ -143,7 +143,7 @@ def test_simulator_command_line_pushes(one_server, tmp_path):
 
 
 def test_unix_port_box_pushes_with_real_sockets(one_server, tmp_path):
-    """The box on the MicroPython unix port (simulator/sim_main.py --push: the same device loop,
+    """The box on the MicroPython unix port (simulator/push_main.py --push: the same device loop,
     firmware/net over the port's own socket and select modules) through the faulty proxy."""
     from tests.sync.helpers import MICROPYTHON
     db, url, org = one_server
@@ -155,7 +155,7 @@ def test_unix_port_box_pushes_with_real_sockets(one_server, tmp_path):
     proxy = Proxy(int(url.rsplit(":", 1)[1]), ["drop", "lose_answer", "reset", "delay:0.3", "lose_answer"])
     try:
         # sources, not .mpy: compiling them takes heap the device never spends (its heap: the bench)
-        r = subprocess.run([str(MICROPYTHON), "-X", "heapsize=2M", "simulator/sim_main.py", "--push", proxy.url, "--device-id", device,
+        r = subprocess.run([str(MICROPYTHON), "-X", "heapsize=2M", "simulator/push_main.py", "--push", proxy.url, "--device-id", device,
                             str(SCRIPT), str(out)], capture_output=True, text=True, cwd=ROOT, timeout=180,
                            env=dict(os.environ, MICROPYPATH="."))
         assert r.returncode == 0, r.stdout + r.stderr
