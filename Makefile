@@ -164,7 +164,8 @@ clean:
 # Tournament server (Django on gunicorn): `make serve` (SQLite in ./tournament.db;
 # DB=postgresql://... for PostgreSQL), `make server-test` (tests/server on SQLite and a throwaway
 # PostgreSQL, the browser test included), `make server-bench` (standings and upload figures, both
-# databases), `make server-screens` (rewrite docs/screens/server/ from the browser test: look at
+# databases; then reads and uploads while 70, 300 and 1,000 slow and idle connections are held,
+# uvicorn against gthread: bench/slow_clients.py), `make server-screens` (rewrite docs/screens/server/ from the browser test: look at
 # them before committing), `make server-messages` (re-extract and compile the Chinese catalogue).
 .PHONY: serve server-test server-bench server-screens server-messages
 DB ?= sqlite:///tournament.db
@@ -176,6 +177,7 @@ server-test: venv
 
 server-bench: venv
 	nice $(BIN)/python bench/server_bench.py --json build/bench/server_bench.json
+	nice $(BIN)/python bench/slow_clients.py --json build/bench/slow_clients.json
 
 server-screens: venv
 	rm -f docs/screens/server/*.png

@@ -13,7 +13,8 @@ signed records, 4,000 give 180,000. For the first size, the first `single-sessio
 uploaded by `clients` threads (each a box with its own keep-alive connection), one POST
 /api/records at a time, all starting together (the single figure), and the other sessions in
 200-record batches by 8 clients (the batch figure); the other sizes are uploaded in batches.
-The server runs `workers` gunicorn worker processes (serve's default: 2). Then:
+The server runs `workers` worker processes (serve's default: 2) of `--server` (uvicorn, serve's
+default, or gthread, gunicorn's threaded workers: the server before issue 19). Then:
 
 * cold: the first standings request after a change (an upload), as a client sees it; and the
   same work in this process split into load (SQL) and compute (integrity, corrections, scoring,
@@ -25,7 +26,7 @@ The server runs `workers` gunicorn worker processes (serve's default: 2). Then:
 
 The machine has 2 cores shared with the load generator (this process); the throughput figures
 include that contention. PostgreSQL comes from tools/pg_test_server.sh (fsync off: a throwaway
-cluster). Only loopback.
+cluster), or TEST_PG_DSN when set. Only loopback.
 """
 from __future__ import annotations
 
@@ -68,12 +69,12 @@ def generate(players: int, sessions: int, hands: int, seed: int = 1):
     return ids, devices, per_session, expected
 
 
-def start_server(db: str, workdir: Path, workers: int = 2):
-    env = dict(os.environ, MT_PASSWORD=PASSWORD, MT_SECRET_KEY_FILE=str(workdir / "secret"))
+def start_server(db: str, workdir: Path, workers: int = 2, server: str = "uvicorn"):
+    env = dict(os.environ, MT_PASSWORD=PASSWORD, MT_SECRET_KEY_FILE=str(workdir / "secret"), MT_RATE_LIMITS="off")  # all clients from 127.0.0.1
     subprocess.run([sys.executable, "-m", "host_tools", "serve", "--db", db, "--create-account", "bench"], cwd=ROOT, env=env, check=True,
                    capture_output=True)
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "host_tools", "serve", "--db", db, "--port", str(port), "--workers", str(workers)], cwd=ROOT, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "host_tools", "serve", "--db", db, "--port", str(port), "--workers", str(workers), "--server", server], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=open(workdir / "server.log", "w"), text=True)
     line = proc.stdout.readline()
     if "serving" not in line:
@@ -97,8 +98,8 @@ def setup_tournament(org: Client, tid: str, ids: list, devices: dict, per_sessio
     for i in range(0, len(ids), 5000):
         st, body = org.post("/api/tournaments/%s/players" % tid, [{"id": p, "name": "Player " + p, "draw": i + j + 1} for j, p in enumerate(ids[i:i + 5000])])
         assert st == 200, body
-    for n, d in devices.items():
-        st, body = org.post("/api/devices", {"id": d.id, "key": d.key.hex()})
+    for n, d in devices.items():  # box n plays at table n: bound there (records count where their box was bound)
+        st, body = org.post("/api/devices", {"id": d.id, "key": d.key.hex(), "tournament": tid, "table": n})
         assert st == 201, body
     for s, (tables, _) in enumerate(per_session, 1):
         st, body = org.post("/api/tournaments/%s/seatings/%d" % (tid, s),
@@ -264,8 +265,8 @@ print(json.dumps(best))
 
 
 def bench_backend(name: str, db: str, args, datasets: dict, workdir: Path) -> dict:
-    proc, url, org = start_server(db, workdir, args.workers)
-    out = {"backend": name, "workers": args.workers}
+    proc, url, org = start_server(db, workdir, args.workers, args.server)
+    out = {"backend": name, "workers": args.workers, "server": args.server}
     try:
         for n, (ids, devices, per_session, expected) in datasets.items():
             tid = "B%d" % n
@@ -321,6 +322,8 @@ def main(argv=None) -> int:
     ap.add_argument("--single-sessions", type=int, default=1, help="sessions of the first size uploaded one record at a time")
     ap.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
     ap.add_argument("--backends", default="sqlite,postgresql")
+    ap.add_argument("--server", default="uvicorn", choices=("uvicorn", "gthread"),
+                    help="serve --server: uvicorn (the default since issue 19) or gthread (the server before)")
     ap.add_argument("--json", help="also write the figures to this file")
     args = ap.parse_args(argv)
     sizes = [int(x) for x in args.players.split(",")]
@@ -330,7 +333,7 @@ def main(argv=None) -> int:
     results = []
     work = ROOT / "build" / "bench" / "server"
     shutil.rmtree(work, ignore_errors=True)
-    pg = None
+    pg = own_pg = None
     try:
         for b in args.backends.split(","):
             wd = work / b
@@ -338,6 +341,8 @@ def main(argv=None) -> int:
             if b == "sqlite":
                 db = "sqlite:///" + str(wd / "bench.db")
             else:
+                if pg is None and os.environ.get("TEST_PG_DSN"):
+                    pg = own_pg = os.environ["TEST_PG_DSN"]  # a running cluster (the tests' variable): left running
                 if pg is None:
                     pg = subprocess.run(["bash", str(ROOT / "tools" / "pg_test_server.sh"), "start"], check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
                 import psycopg
@@ -348,7 +353,7 @@ def main(argv=None) -> int:
                 db = pg.rsplit("/", 1)[0] + "/server_bench"
             results.append(bench_backend(b, db, args, datasets, wd))
     finally:
-        if pg is not None:
+        if pg is not None and pg != own_pg:
             subprocess.run(["bash", str(ROOT / "tools" / "pg_test_server.sh"), "stop"], capture_output=True)
     v = verdict(results)
     print(json.dumps({"targets": v}, indent=1))

@@ -89,7 +89,8 @@ def make_box(root, payloads):
 
 class CPythonBox:
     def __init__(self, root):
-        self.proc = subprocess.Popen([sys.executable, "-m", "simulator.serial_device", "--out", root, "--device-id", DEVICE],
+        self.proc = subprocess.Popen([sys.executable, "-m", "simulator.serial_device", "--out", root, "--device-id", DEVICE,
+                                      "--once"],
                                      stdout=subprocess.PIPE, text=True, cwd=ROOT,
                                      env=dict(os.environ, MAHJONG_TABLE_SIM_MARKER=os.path.join(root, "marker")))
         self.path = self.proc.stdout.readline().split()[1]

@@ -15,7 +15,7 @@ COMMANDS = (
      "host_tools.score_cmd"),
     ("settle", "settle a hand from a file of its events, or hands line by line on stdin (JSON)",
      "host_tools.settle_cmd"),
-    ("serve", "run the tournament system (Django on gunicorn: uploads, standings, the organizer's pages)",
+    ("serve", "run the tournament system (Django on uvicorn workers: uploads, standings, the organizer's pages)",
      "host_tools.server.main"),
     ("tags", "write or verify the NFC tags of a tile set through a connected box", "host_tools.tags"),
     ("sync", "pull new hands from a scoring box over USB serial and upload them", "host_tools.sync"),

@@ -118,6 +118,9 @@ def _checked(r):
 
 def open_port(path, baud=115200):
     import serial
+    if path == "auto":  # as sync finds the box: $MAHJONG_TABLE_PORT, its USB ids, the simulator
+        from host_tools.sync.client import find_port
+        path = find_port()
     return serial.Serial(path, baud, timeout=0.01, write_timeout=2)
 
 
@@ -196,6 +199,7 @@ def verify(client, set_id, rules, out=print, timeout=120):
         raise LinkError("the box refused tags mode: %s" % begin.get("message"))
     expected = full_set(rules)
     want = set(expected)
+    out("tap every tile of set %d on the box, in any order (# on the box or Ctrl-C ends)" % set_id)
     seen = {}  # (tile, copy) -> uid
     uids = {}
     report = {"duplicate": [], "foreign": [], "corrupt": [], "unexpected": []}
@@ -260,6 +264,7 @@ def main(args):
     except Exception as e:  # serial.SerialException and OSError
         print("cannot open %s: %s" % (args.port, e), file=sys.stderr)
         return 2
+    client = None
     try:
         try:
             keys = load_keys(args.key_file)
@@ -286,6 +291,16 @@ def main(args):
     except LinkError as e:
         print("error: %s" % clean(str(e), 2000), file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        # Ctrl-C while the box waits for a tag: cancel its job, or the next run is refused
+        # ("a tag job is waiting") until someone cancels it on the box
+        try:
+            if client is not None:
+                client.tags({"op": "cancel"})
+        except Exception:  # the box gone or the link broken: nothing more to tidy here
+            pass
+        print("stopped (Ctrl-C)", file=sys.stderr)
+        return 130
     except (KeyError, TypeError, ValueError, IndexError) as e:  # a reply with fields missing or odd
         print("error: the box sent a reply this tool does not understand (%s)" % clean(repr(e)), file=sys.stderr)
         return 2
@@ -296,7 +311,7 @@ def main(args):
 def add_parser(sub):
     p = sub.add_parser("tags", help="write or verify the NFC tags of a tile set through a connected box")
     p.add_argument("action", choices=("write", "verify"))
-    p.add_argument("--port", required=True, help="the box's serial port (/dev/ttyACM0, the simulator's pty)")
+    p.add_argument("--port", required=True, help="the box's serial port (/dev/ttyACM0, the simulator's pty), or 'auto'")
     p.add_argument("--baud", type=int, default=115200)
     p.add_argument("--set", type=int, default=1, help="tile set id 1..65535 (default 1)")
     p.add_argument("--rules", choices=("mcr", "sichuan", "guangdong"), default="mcr",

@@ -12,11 +12,14 @@
 #   push_ack_mac(hm, idz, nonce, first, last)  the server's acknowledgement of a push (Wi-Fi)
 #   push_ack_hex(key, device, nonce, first, last)  the same as 64 hex digits (the server's answer)
 #   call_mac(hm, idz, nonce)                the box's call of the referee (Wi-Fi)
+#   head_sig_hex(key, device, head, at)     the sync tool's report of the box's journal head
+#   head_sig_ok(key, device, head, at, sig_hex)      True if sig_hex is that (never raises)
 #
 # Messages (idz = device id UTF-8 + 0x00; seq4 = seq u32 BE):
 #   record   HMAC-SHA256(key, idz seq4 payload)
 #   request  HMAC-SHA256(key, "req" 0x00 idz nonce[16] type u8 args)
 #   wrap     HMAC-SHA256(key, "wrap" 0x00 idz nonce[16])
+#   head     HMAC-SHA256(key, "head" 0x00 idz head u32 BE at u32 BE)   (at: unix seconds)
 #   ack      HMAC-SHA256(key, "ack" 0x00 idz nonce[16] first u32 BE last u32 BE)
 #   call     HMAC-SHA256(key, "call" 0x00 idz nonce[16])
 # The prefixes keep them apart: no record signature is ever a valid request MAC or ack.
@@ -40,6 +43,7 @@ _REQ = b"req\x00"
 _WRAP = b"wrap\x00"
 _ACK = b"ack\x00"
 _CALL = b"call\x00"
+_HEAD = b"head\x00"
 
 
 class HmacSha256:
@@ -163,3 +167,23 @@ def call_mac(hm, idz, nonce):
 def call_hex(key, device, nonce):
     from binascii import hexlify
     return hexlify(call_mac(HmacSha256(key), device_z(device), bytes(nonce))).decode()
+
+
+def head_sig_hex(key, device, head, at):
+    """The signature of a report that box `device` held journal records up to `head` at time
+    `at` (the sync tool makes it with the box's key; the server keeps the head it reports)."""
+    from binascii import hexlify
+    return hexlify(HmacSha256(key).digest(_HEAD, device_z(device), seq4(head), seq4(at))).decode()
+
+
+def head_sig_ok(key, device, head, at, sig_hex):
+    """True if sig_hex is head_sig_hex(key, device, head, at); anything malformed is False."""
+    try:
+        if (not isinstance(sig_hex, str) or len(sig_hex) != 2 * SIZE or not isinstance(device, str) or len(key) != 32
+                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 0xFFFFFFFF for v in (head, at))):
+            return False
+        want = bytes.fromhex(sig_hex)
+        got = bytes.fromhex(head_sig_hex(bytes(key), device, head, at))
+    except (TypeError, ValueError, UnicodeError):
+        return False
+    return equal(got, want)

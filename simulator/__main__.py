@@ -20,10 +20,11 @@ def main(argv=None):
     ap.add_argument("--events", action="store_true", help="print the timed input events as JSON lines and exit")
     ap.add_argument("--no-png", dest="png", action="store_false", help="text dumps only")
     ap.add_argument("--serial", action="store_true",
-                    help="be a device on a pty: plays the script, prints the pty's path, then serves the host "
-                         "until it says BYE or hangs up (simulator/serial_device.py)")
+                    help="be a device on a pty: plays the script, prints the pty's path, then serves hosts "
+                         "until stopped (Ctrl-C/SIGTERM) as a switched-on box does (simulator/serial_device.py)")
     ap.add_argument("--device-id", help="the box's device id (default: from the chip id, as on a board)")
-    ap.add_argument("--keep-serving", action="store_true", help="with --serial: serve until SIGINT/SIGTERM")
+    ap.add_argument("--once", action="store_true", help="with --serial: stop when the first host says BYE or hangs up")
+    ap.add_argument("--keep-serving", action="store_true", help="with --serial: the default (kept for old scripts)")
     ap.add_argument("--push", metavar="URL", help="the box online: push each committed record to the tournament server "
                                                   "at URL (http://HOST:PORT), signed with device.key in --out (simulator/push.py)")
     ap.add_argument("--push-wait", type=float, default=30.0, metavar="S",
@@ -68,7 +69,7 @@ def main(argv=None):
     try:
         if args.serial:
             from simulator import serial_device
-            sim = serial_device.run(cfg, args.out, script=args.script, keep=args.keep_serving, **kw)
+            sim = serial_device.run(cfg, args.out, script=args.script, keep=not args.once, **kw)
         else:
             if args.push:
                 kw["port"] = push.unplugged()

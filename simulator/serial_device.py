@@ -1,16 +1,19 @@
 """The simulator as a device on a real pty: the host tool talks to it as to a box on USB.
 
-    python -m simulator --script FILE --out DIR --serial [--device-id ID] [--keep-serving]
-    python -m simulator.serial_device --out DIR [--device-id ID] [--keep-serving]
+    python -m simulator --script FILE --out DIR --serial [--device-id ID] [--once]
+    python -m simulator.serial_device --out DIR [--device-id ID] [--once]
 
 opens a pty pair (os.openpty), boots the sim board through firmware/main.py with firmware/link/engine.py
 on the master, and runs the device loop (main.serve): first through the script on the scripted
 clock (simulator/runner.py), then it prints `serial: /dev/pts/N` (the slave: what --port takes)
-and goes on, on the real clock, until the host says BYE or hangs up (closes the slave), unless
---keep-serving, or SIGINT/SIGTERM. The second form serves the journal already in DIR (a previous run's).
+and goes on, on the real clock, serving one host after another as a switched-on box does, until
+SIGINT/SIGTERM (Ctrl-C). --once: stop when the first host says BYE or hangs up (closes the
+slave), for benchmarks. (--keep-serving, which used to ask for the default, is still accepted.)
+The second form serves the journal already in DIR (a previous run's).
 
-The box's key file is DIR/device.key (as on flash). The slave path is also written to the
-marker file host_tools.sync.sim_marker_path(), so `sync --port auto` finds the simulator.
+The box's key file is DIR/device.key (as on flash). The slave path and this process's id are also
+written to the marker file host_tools.sync.sim_marker_path(), so `sync --port auto` finds the
+simulator while it runs (and not a stale path after it was killed).
 """
 import argparse
 import os
@@ -45,12 +48,14 @@ class Pty:
         self.marker = None
 
     def announce(self, marker=True):
-        """Print the path (what --port takes) and write the marker file: hosts may come now."""
+        """Print the path (what --port takes) and write the marker file: hosts may come now.
+        The marker's second line is our pid: a marker left by a killed simulator names a pty
+        that the system may have given to someone else since (host_tools.sync.find_port)."""
         print("serial: %s" % self.path, flush=True)
         if marker:
             self.marker = marker_path()
             with open(self.marker, "w") as f:
-                f.write(self.path + "\n")
+                f.write("%s\n%d\n" % (self.path, os.getpid()))
 
     def close(self):
         try:
@@ -60,14 +65,14 @@ class Pty:
         if self.marker:
             try:
                 with open(self.marker) as f:
-                    mine = f.read().strip() == self.path
+                    mine = f.readline().strip() == self.path
                 if mine:
                     os.remove(self.marker)
             except OSError:
                 pass
 
 
-def serve(sim, keep=False, stop=None):
+def serve(sim, keep=True, stop=None):
     """The device loop on the real clock until stop(), or (unless keep) the host's BYE (and the
     hang-up after it) or hang-up. Returns why it stopped."""
     sim.real_time()
@@ -97,10 +102,12 @@ def serve(sim, keep=False, stop=None):
     return why[0] if why else "stopped"
 
 
-def run(cfg, out, script=None, keep=False, **sim_kw):
+def run(cfg, out, script=None, keep=True, **sim_kw):
     """The --serial mode of python -m simulator: announce, run the script with the link, serve.
     sim_kw: for simulator.runner.Sim (device_id, on_screen...)."""
     from simulator.runner import Sim
+    # the box's files are private, device.key above all (its signing key): 0600, not the umask's 0644
+    os.umask(0o077)
     stopping = []
 
     def on_signal(signum, frame):
@@ -130,15 +137,21 @@ def run(cfg, out, script=None, keep=False, **sim_kw):
     return sim
 
 
+def add_serving_args(ap):
+    ap.add_argument("--once", action="store_true",
+                    help="stop when the first host says BYE or hangs up (default: serve until Ctrl-C/SIGTERM)")
+    ap.add_argument("--keep-serving", action="store_true", help="the default (kept for old scripts)")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="simulator.serial_device", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, help="the simulator's output folder: journal/ and device.key")
     ap.add_argument("--device-id")
-    ap.add_argument("--keep-serving", action="store_true", help="serve until SIGINT/SIGTERM, across hang-ups")
+    add_serving_args(ap)
     args = ap.parse_args(argv)
     from simulator import parts
     os.makedirs(args.out, exist_ok=True)
-    run(parts.for_board("sim"), args.out, keep=args.keep_serving, device_id=args.device_id)
+    run(parts.for_board("sim"), args.out, keep=not args.once, device_id=args.device_id)
     return 0
 
 

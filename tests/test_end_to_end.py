@@ -92,7 +92,8 @@ def test_simulator_to_sync_to_standings_page(tmp_path):
         p = subprocess.run(sync + ["--provision"], capture_output=True, text=True, env=env, cwd=REPO, timeout=120)
         assert p.returncode == 0, p.stderr
         key = json.loads(keys.read_text())["sim-1"]
-        st, body = _call(url, "POST", "/api/devices", {"id": "sim-1", "key": key}, token)
+        # bound to table 7, where it plays: a record counts only where its box was bound
+        st, body = _call(url, "POST", "/api/devices", {"id": "sim-1", "key": key, "tournament": "T", "table": 7}, token)
         assert st in (200, 201), body
 
         p = subprocess.run(sync + ["--server", url], capture_output=True, text=True, env=env, cwd=REPO, timeout=300)

@@ -73,6 +73,12 @@ def build(bits=None, tarball=None):
     write_manifest(manifest)
     bdir = os.path.join(OUT, "build%d" % bits)
     env = dict(os.environ, MICROPY_GIT_TAG=pico_uf2.VERSION)
+    # mpy-cross first, on its own: built by the port's make it inherits BUILD= and links against
+    # the port's frozen objects (a clean tree failed with "undefined mp_qstr_frozen_const_pool")
+    cross = os.path.join(src, "micropython", "mpy-cross")
+    if not os.path.exists(os.path.join(cross, "build", "mpy-cross")):
+        subprocess.run(["make", "-C", cross, "-j" + pico_uf2.jobs()], check=True, env=env,
+                       stdout=subprocess.DEVNULL if os.environ.get("QUIET") else None)
     cmd = ["make", "-C", os.path.join(src, "micropython", "ports", "unix"), "BUILD=" + bdir,
            "MICROPY_PY_BTREE=0", "MICROPY_PY_FFI=0", "FROZEN_MANIFEST=" + manifest, "-j" + pico_uf2.jobs()]
     if bits == 32:

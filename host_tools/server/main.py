@@ -1,5 +1,7 @@
 """``python -m host_tools serve``: migrate the database, optionally create an account, then
-serve the Django application with gunicorn (threaded workers, HTTP/1.1 keep-alive).
+serve the Django application: gunicorn's master with uvicorn workers (``edge.worker``: one event
+loop each that receives every request whole, with deadlines for its headers and body and the body
+cap, before a pool of threads runs Django on it: ``asgi``), HTTP/1.1 keep-alive.
 
     python -m host_tools serve                                    # SQLite in ./tournament.db
     python -m host_tools serve --db postgresql://user@host:5432/tournament
@@ -21,12 +23,15 @@ DEFAULT_THREADS = 32
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("serve", help="run the tournament system (Django on gunicorn: uploads, standings, the organizer's pages)")
+    p = sub.add_parser("serve", help="run the tournament system (Django on uvicorn workers: uploads, standings, the organizer's pages)")
     p.add_argument("--db", default="sqlite:///tournament.db", help="sqlite:///path or postgresql://user@host:port/name (default: sqlite:///tournament.db)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    p.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="gunicorn worker processes (default: %d)" % DEFAULT_WORKERS)
-    p.add_argument("--threads", type=int, default=DEFAULT_THREADS, help="threads per worker (default: %d)" % DEFAULT_THREADS)
+    p.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="worker processes (default: %d)" % DEFAULT_WORKERS)
+    p.add_argument("--threads", type=int, default=DEFAULT_THREADS, help="threads per worker that run Django's views (default: %d)" % DEFAULT_THREADS)
+    p.add_argument("--server", choices=("uvicorn", "gthread"), default="uvicorn",
+                   help="uvicorn (default): event-loop workers that hold slow and idle clients without a thread each; "
+                        "gthread: gunicorn's threaded workers, the server before, kept for `make server-bench` (70 slow clients stop it)")
     p.add_argument("--tls", action="store_true", help="behind a TLS reverse proxy: Secure cookies, trust X-Forwarded-Proto")
     p.add_argument("--verbose", action="store_true", help="log every request to stderr")
     p.add_argument("--create-account", metavar="NAME", help="create an account (password from $MT_PASSWORD or a prompt) and exit")
@@ -104,26 +109,49 @@ def main(args) -> int:
     from django.db import connections
 
     connections.close_all()  # the workers open their own
+    more_files()
     return run_gunicorn(args)
+
+
+def more_files(want: int = 65536) -> None:
+    """Raise the open-file limit to what the system allows (up to ``want``): each held connection
+    is a descriptor, and a laptop's usual 1,024 would refuse new clients once 1,000 slow ones
+    are held (nginx's worker_rlimit_nofile does the same)."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        if soft != resource.RLIM_INFINITY and soft < target:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ImportError, ValueError, OSError):
+        pass
 
 
 def run_gunicorn(args) -> int:
     from gunicorn.app.base import BaseApplication
 
-    from host_tools.server.wsgi import application
-
     db = args.db
+    if args.server == "gthread":
+        from host_tools.server.wsgi import application
+
+        worker = {"worker_class": "gthread", "threads": max(1, args.threads), "keepalive": 65}
+    else:
+        from host_tools.server import asgi
+        from host_tools.server.edge import worker as edge
+
+        application = asgi.application(max(1, args.threads))
+        worker = {"worker_class": "host_tools.server.edge.worker.Worker", "keepalive": edge.KEEPALIVE_SECONDS}
 
     class App(BaseApplication):
         def load_config(self):
-            cfg = {
-                "bind": "%s:%d" % (args.host, args.port), "workers": max(1, args.workers), "worker_class": "gthread",
-                "threads": max(1, args.threads), "keepalive": 65, "backlog": 2048, "timeout": 120, "graceful_timeout": 10,
+            cfg = dict(worker, **{
+                "bind": "%s:%d" % (args.host, args.port), "workers": max(1, args.workers), "backlog": 2048, "timeout": 120, "graceful_timeout": 10,
                 "worker_connections": 2000, "accesslog": "-" if args.verbose else None, "errorlog": "-", "loglevel": "warning",
                 "when_ready": lambda server: print("serving on http://%s:%d/ (database: %s)" % (
                     args.host, server.LISTENERS[0].getsockname()[1] if server.LISTENERS else args.port, db.split(":", 1)[0]), flush=True),
                 "post_worker_init": lambda worker: private_files(db),
-            }
+            })
             for k, v in cfg.items():
                 if v is not None:
                     self.cfg.set(k, v)

@@ -7,6 +7,10 @@ host_tools serve`` sets up (gunicorn's workers inherit it):
 * ``MT_TLS=1``: the server sits behind a TLS reverse proxy (docs/deploy.md): cookies are Secure,
   ``X-Forwarded-Proto: https`` from the proxy is trusted, HSTS is sent.
 * ``MT_ALLOWED_HOSTS``: comma-separated host names (default: any, for a LAN laptop by IP).
+* ``MT_TRUSTED_PROXIES``: with ``MT_TLS=1``, the proxies' addresses whose X-Forwarded-For names
+  the client (default ``127.0.0.1,::1``: the proxy on the same machine).
+* ``MT_RATE_LIMITS=off``: no rate limits on anonymous routes (``edge.ratelimit``; the tests'
+  and benchmarks' clients all come from one address).
 * ``MT_DEBUG=1``: Django's debug pages (never on a served event).
 * ``MT_TEST_FAST_HASHER=1``: new passwords hashed with MD5 (Django's advice for test suites:
   the tests' shared servers log in hundreds of times); never on a served event.
@@ -18,6 +22,7 @@ import secrets
 from pathlib import Path
 
 from host_tools.server import dburl
+from host_tools.server.edge.body_cap import MAX_BODY
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -62,13 +67,16 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "host_tools.server.web.middleware.BadRequestMiddleware",
+    "host_tools.server.web.unknown_tournament.UnknownTournamentMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "host_tools.server.edge.ratelimit.RateLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -104,11 +112,13 @@ STATIC_URL = "/static/"
 LOGIN_URL = "/login/"
 LOGIN_REDIRECT_URL = "/"
 
-# Sessions and CSRF: HttpOnly, SameSite=Lax session cookie; Secure behind TLS.
+# Cookies: SameSite=Lax on every one (session, CSRF, language; the messages cookie follows the
+# session's), the session's HttpOnly; Secure behind TLS.
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_AGE = 12 * 3600
 CSRF_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_SECURE = TLS
 CSRF_COOKIE_SECURE = TLS
 LANGUAGE_COOKIE_SECURE = TLS
@@ -118,20 +128,35 @@ if TLS:
     SECURE_SSL_REDIRECT = True
     CSRF_TRUSTED_ORIGINS = ["https://" + h for h in ALLOWED_HOSTS if h != "*"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# Content-Security-Policy (django-csp): scripts and styles from this server's files only, no
+# inline script, handler or style (web/static/pages.js does what the handlers did), nothing
+# framed, forms posted here only. An injected <script> or onerror= would not run.
+CONTENT_SECURITY_POLICY = {"DIRECTIVES": {
+    "default-src": ["'self'"], "script-src": ["'self'"], "style-src": ["'self'"], "img-src": ["'self'", "data:"],
+    "object-src": ["'none'"], "base-uri": ["'none'"], "frame-ancestors": ["'none'"], "form-action": ["'self'"],
+}}
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
 # Request bodies: a batch of 200 records is ~200 KB; the CSV import of 10,000 players ~1 MB.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 4 * 1024 * 1024
+# edge.body_cap refuses a longer body before anything reads it; what is read stays in memory.
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY
+FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
 
-# Login throttling (django-axes): 10 failures lock the account name, and separately the address,
-# for 15 minutes. The check runs before the password hash, so a flood costs no hashing.
+# Login throttling (django-axes): 10 failures from one address lock that address out, for every
+# account, for 15 minutes (the account-and-address pair is one of its counts). No account is
+# locked for everyone: locking a name let anyone keep a named organizer out. The address is
+# the client's, behind the documented proxy too (edge.client_ip). The check runs before the
+# password hash, so a flood costs no hashing. Counts live in the database: every instance of
+# the server (docs/deploy.md) sees the same.
 AXES_FAILURE_LIMIT = int(os.environ.get("MT_LOGIN_FAILURES", "10"))
 AXES_COOLOFF_TIME = 0.25  # hours
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
-AXES_IPWARE_PROXY_COUNT = 1 if TLS else 0
+AXES_CLIENT_IP_CALLABLE = "host_tools.server.edge.client_ip.client_ip"
+RATE_LIMITS = os.environ.get("MT_RATE_LIMITS", "on") != "off"  # per address on anonymous routes: edge.ratelimit
+TRUSTED_PROXIES = [a.strip() for a in os.environ.get("MT_TRUSTED_PROXIES", "127.0.0.1,::1").split(",") if a.strip()]
 AXES_LOCKOUT_CALLABLE = "host_tools.server.web.views.auth.locked_out"
 AXES_VERBOSE = False
 

@@ -22,9 +22,12 @@ signatures and request MACs protocol/sign.py. The modules here, one job each:
     errors.py   SyncError and its kinds, exit statuses
     cli.py      the `sync` subcommand
 
-Exit status: 0 done; 1 failed (link, device, server: nothing wrong stored, run again);
-2 usage; 3 the server refused records (set aside in the quarantine folder and on the box, or,
-without the key or a quarantine folder, left unacknowledged on the box).
+Exit status: 0 done; 1 failed (link, device, server: nothing wrong stored, run again; a server
+that answers nothing is "unreachable", one that answers 5xx to every record "fails");
+2 usage; 3 the server refused records, or failed on some (5xx, after a bounded number of tries)
+while it took others (set aside in the quarantine folder and on the box, offered again next run,
+or, without the key or a quarantine folder, left unacknowledged on the box). The summary says
+where the server put each record (its table, or a tournament's quarantine and why).
 
 --port auto: $MAHJONG_TABLE_PORT if set; else the one USB serial port whose VID:PID is a box's
 (client.USB_IDS, or $MAHJONG_TABLE_USB_IDS="1209:0001,2e8a:0005"); else the port the simulator

@@ -3,20 +3,19 @@ that syncs boxes has none of the server's web stack): the session config of the 
 bound to.
 
     from host_tools.sync.box_config import fetch_box_config
-    cfg = fetch_box_config("http://10.0.0.2:8000", "box-07", head=42)   # -> dict, or raises ConfigError
+    cfg = fetch_box_config("http://10.0.0.2:8000", "box-07")   # -> dict, or raises ConfigError
 
 The sync tool (``run.server_config``, ``--next-session``) calls it after a sync and pushes the
 result to the box (link's ``push_config``), so nobody writes a config by hand: the server
 answers from the latest published seating and the table the box is bound to
-(``GET /api/boxes/DEVICE/config``). ``head`` is the box's journal head as the sync tool read it;
-the server shows "not synced" counts from it (display only).
+(``GET /api/boxes/DEVICE/config``), a read that writes nothing (the box's journal head goes in a
+report signed with its key: ``server.ServerSink.report_head``).
 """
 from __future__ import annotations
 
 import http.client
 import json
 import urllib.parse
-from typing import Optional
 
 
 class ConfigError(Exception):
@@ -24,13 +23,11 @@ class ConfigError(Exception):
     the server could not be reached."""
 
 
-def fetch_box_config(server: str, device: str, head: Optional[int] = None, timeout: float = 10.0) -> dict:
+def fetch_box_config(server: str, device: str, timeout: float = 10.0) -> dict:
     u = urllib.parse.urlsplit(server)
     if u.scheme not in ("http", "https") or not u.hostname:
         raise ConfigError("server URL must be http(s)://host[:port], not %r" % server)
     path = (u.path.rstrip("/") + "/api/boxes/%s/config" % urllib.parse.quote(device, safe=""))
-    if head is not None:
-        path += "?head=%d" % head
     cls = http.client.HTTPSConnection if u.scheme == "https" else http.client.HTTPConnection
     conn = cls(u.hostname, u.port, timeout=timeout)
     try:

@@ -374,14 +374,39 @@ def find_port() -> str:
     if len(found) > 1:
         raise SyncError("several boxes are plugged in (%s): pick one with --port"
                         % ", ".join("%s %04x:%04x" % (p.device, p.vid, p.pid) for p in found))
-    try:
-        path = open(sim_marker_path()).read().strip()
-    except (OSError, UnicodeDecodeError):
-        path = ""
-    if path and os.path.exists(path):
+    path, why = sim_port()
+    if path:
         return path
-    raise SyncError("no box found: plug it in, or pass --port (USB ids looked for: %s)"
-                    % ", ".join("%04x:%04x" % k for k in ids))
+    raise SyncError("no box found: plug it in, or pass --port (USB ids looked for: %s; %s)"
+                    % (", ".join("%04x:%04x" % k for k in ids), why))
+
+
+def sim_port():
+    """(the simulator's pty, "") from its marker file, or (None, why not). The marker is the pty's
+    path and the simulator's pid: a simulator that was killed leaves a marker whose pty number the
+    system gives to the next terminal opened, so the pid must still be running."""
+    marker = sim_marker_path()
+    try:
+        with open(marker, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    except FileNotFoundError:
+        return None, "no simulator announced in %s" % marker
+    except (OSError, UnicodeDecodeError) as e:
+        return None, "cannot read %s: %s" % (marker, e)
+    path = lines[0].strip()
+    pid = lines[1].strip() if len(lines) > 1 else ""
+    if pid:
+        if not pid.isdigit():
+            return None, "%s is not a simulator's marker" % marker
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return None, "the simulator that wrote %s (pid %s) is gone" % (marker, pid)
+        except (PermissionError, OverflowError):
+            pass  # alive (another user's) or not ours to judge: the path check below decides
+    if not path or not os.path.exists(path):
+        return None, "the simulator's pty %s (from %s) is gone" % (clean(path, 80) or "?", marker)
+    return path, ""
 
 
 def open_serial(port: str, write_timeout: float = 5):

@@ -5,7 +5,10 @@ the box (with the key) up to the first record the server did not keep. A record 
 refuses goes to the quarantine folder with the server's reason and is set aside on the box, so
 the records after it go on; without a quarantine folder or the key it stops the run there.
 Anything else that goes wrong stops the run with a message; the box keeps every record that
-was not acknowledged and the server is idempotent, so the next run goes on from there."""
+was not acknowledged and the server is idempotent, so the next run goes on from there. A record
+the server fails on (5xx, after its bounded retries) while it takes others is set aside like a
+refused one, so one bad record never blocks the box's sync for good. With the key, the run ends
+by reporting the box's journal head to the server, signed."""
 from __future__ import annotations
 
 import hmac
@@ -227,11 +230,20 @@ def sync(port: str, server: Optional[str] = None, offline: Optional[str] = None,
             syncer = Syncer(box, sink, keys, progress, chunk=chunk, set_clock=set_clock,
                             quarantine=Quarantine(quarantine) if quarantine else None)
             syncer.run(info)
+            if isinstance(sink, ServerSink) and box.key is not None:
+                # the box's journal head, signed with its key: the server's Boxes page counts what
+                # it has not got from it (an anonymous read may not write it)
+                why = sink.report_head(dev, info["last"], box.key)
+                if why:
+                    syncer.summary.head = why
+                    progress("the server did not take the box's journal head (%s): its Boxes page may show an old count" % clean(why))
+            if isinstance(sink, OfflineSink):
+                sink.made()
         elif set_clock and box.key is not None and isinstance(info.get("time"), int) \
                 and abs(info["time"] - time.time()) > 2:
             box.set_clock()
         if next_session:
-            config = server_config(server, dev, info["last"], http_timeout)
+            config = server_config(server, dev, http_timeout)
         if config is not None:
             box.push_config(config)
             progress("session config sent to %s: %s session %s, table %s" % (
@@ -273,13 +285,13 @@ def sync(port: str, server: Optional[str] = None, offline: Optional[str] = None,
                 pass
 
 
-def server_config(server: str, device: str, head: int, timeout: float) -> dict:
+def server_config(server: str, device: str, timeout: float) -> dict:
     """The next session of the box, from the table it is bound to in the server's published
     seating (box_config.py); fields the server leaves empty are left out, so the box takes its
     defaults."""
     from .box_config import ConfigError, fetch_box_config
     try:
-        cfg = fetch_box_config(server, device, head=head, timeout=timeout)
+        cfg = fetch_box_config(server, device, timeout=timeout)
     except ConfigError as e:
         raise SyncError("no next session for %s from the server: %s" % (device, clean(str(e), 200))) from None
     return {k: v for k, v in cfg.items() if v is not None}

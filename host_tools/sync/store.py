@@ -68,6 +68,11 @@ class OfflineSink:
         self.root = root
         self.name = "files in %s" % root
 
+    def made(self) -> None:
+        """The folder, even when the box had nothing new (called once the box was read): the
+        later `--upload DIR` then finds it (uploads 0) instead of failing "no such directory"."""
+        _makedirs(self.root)
+
     def path(self, env: dict) -> str:
         return _inside(self.root, env["device"], seq_name(env["seq"]))
 

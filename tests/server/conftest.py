@@ -108,7 +108,8 @@ def uid(prefix: str = "x") -> str:
 
 def start_server(db: str, workdir: Path, env_extra=None, workers: int = 2, threads: int = 8, args=()):
     """Serve ``db`` (from ``new_database``: it has the accounts org and ref); the organizer's client logs in."""
-    env = dict(os.environ, MT_PASSWORD=PASSWORD, PYTHONUNBUFFERED="1", MT_SECRET_KEY_FILE=str(workdir / "secret"))
+    # the tests' clients all come from loopback addresses: no rate limits unless a test asks for them
+    env = dict(os.environ, MT_PASSWORD=PASSWORD, PYTHONUNBUFFERED="1", MT_SECRET_KEY_FILE=str(workdir / "secret"), MT_RATE_LIMITS="off")
     env.update(env_extra or {})
     port = free_port()
     log = open(workdir / "server.log", "w")

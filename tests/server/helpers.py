@@ -21,6 +21,22 @@ def free_port() -> int:
     return p
 
 
+class Headers(dict):
+    """Response headers by name whatever its case (gunicorn sends Content-Type, uvicorn content-type)."""
+
+    def __init__(self, pairs):
+        super().__init__((k.lower(), v) for k, v in pairs)
+
+    def __getitem__(self, k):
+        return super().__getitem__(k.lower())
+
+    def __contains__(self, k):
+        return super().__contains__(k.lower())
+
+    def get(self, k, default=None):
+        return super().get(k.lower(), default)
+
+
 class Client:
     """A keep-alive HTTP/1.1 client for one server; json_ methods decode JSON replies."""
 
@@ -32,6 +48,7 @@ class Client:
         self.base = base
         self.token = token
         self.conn: Optional[http.client.HTTPConnection] = None
+        self.last_set_cookies: list = []
 
     def request(self, method: str, path: str, body: Any = None, headers: Optional[dict] = None, raw: Optional[bytes] = None):
         h = dict(self.headers, **(headers or {}))
@@ -48,10 +65,11 @@ class Client:
                 self.conn.request(method, path, body=data, headers=h)
                 r = self.conn.getresponse()
                 payload = r.read()
+                self.last_set_cookies = r.msg.get_all("Set-Cookie") or []  # the dict below keeps one of several
                 if r.getheader("Connection", "").lower() == "close":
                     self.conn.close()
                     self.conn = None
-                return r.status, dict(r.getheaders()), payload
+                return r.status, Headers(r.getheaders()), payload
             except (ConnectionError, http.client.RemoteDisconnected, http.client.CannotSendRequest, BrokenPipeError):
                 self.conn.close()
                 self.conn = None
@@ -101,7 +119,7 @@ def session_rec(t: str, session: int, table: int, seats: list, rules: str = "mcr
 
 def transfers_for(deltas: list) -> list:
     """Payments from the seats that lost to those that won; what does not balance is paid to,
-    or by, nobody (a penalty)."""
+    or by, nobody (a penalty; a credit from nobody, which the server refuses: boxes.invariants)."""
     neg = [[i, -d] for i, d in enumerate(deltas) if d < 0]
     pos = [[i, d] for i, d in enumerate(deltas) if d > 0]
     out = []

@@ -3,7 +3,7 @@
     python tests/server/results_paths.py DB_URL SEED
 
 Stores a random small tournament with every kind of trouble (hand numbers stored twice, an
-unregistered player, a fifth player, a player at two tables, a box bound elsewhere, a session
+unregistered player, a fifth player, a player at two tables, a box bound elsewhere or nowhere, a session
 without a seating, device corrections of its own and of another box's record, referee
 corrections, hands entered by a referee, accepted and rejected records), then computes the
 results twice: as the server does (hands summed by the database, single hands read only where
@@ -50,6 +50,8 @@ def main(db: str, seed: int) -> dict:
             d = Device("%s-box%d" % (tid, n))
             boxes.register("test", d.id, d.key)
             devs.append(d)
+        for n in (2, 3, 5, 6, 7, 8):  # each box plays at its table; box 1 is bound nowhere
+            boxes.bind("test", devs[n - 1].id, tid, n)
         boxes.bind("test", devs[3].id, tid, 1)  # box 4 is bound to table 1, and plays at table 4
         envs = []
         for s in (1, 2, 3):

@@ -151,7 +151,7 @@ def test_whole_event_in_the_browser(event):
         # --- each box gets its table's config from the server (no config written by hand), plays, syncs
         table_of = {}
         for i, b in enumerate(boxes[:4], 1):
-            cfg = fetch_box_config(url, b.device, head=0)
+            cfg = fetch_box_config(url, b.device)
             assert cfg["tournament"] == TID and cfg["session"] == 1 and cfg["table"] == i and len(cfg["players"]) == 4
             table_of[b.device] = cfg["players"]
             b.push_config(cfg)

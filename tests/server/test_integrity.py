@@ -58,7 +58,7 @@ def test_box_configured_for_other_players_is_quarantined(server):
 
 def test_wrong_table_then_fixed_by_the_seating(server):
     tid = server.tournament("mcr_000", players=PLAYERS)
-    dev = device(server)
+    dev = device(server, tid, 2)
     upload(server, table_records(dev, tid, 1, 2, dict(zip(PLAYERS[:4], (30, 10, -10, -30)))))
     body = standings(server, tid)
     assert body["quarantined"] == 3  # no published seating for session 1
@@ -86,7 +86,7 @@ def test_fifth_player_and_player_at_two_tables_never_break_results(server, fmt):
     tid = server.tournament(fmt, players=PLAYERS + ["19"], settings={"start_time": T0} if fmt == "mcr_survival" else None)
     seat(server, tid, 1, [PLAYERS[:4], PLAYERS[4:]])
     rules = RULES[fmt]
-    d1, d2 = device(server), device(server)
+    d1, d2 = device(server, tid, 1), device(server, tid, 2)
     upload(server, table_records(d1, tid, 1, 1, dict(zip(PLAYERS[:4], (30, 10, -10, -30))), rules))
     upload(server, table_records(d2, tid, 1, 2, dict(zip(PLAYERS[4:], (20, 0, 0, -20))), rules))
     # a fifth player at table 1 (registered, but seated nowhere), and 15 of table 2 at table 1 too
@@ -124,7 +124,7 @@ def test_session_and_table_out_of_range_are_refused(server, session, table):
 
 def test_unfinished_session_is_quarantined_until_accepted(server):
     tid = server.tournament("mcr_000", players=PLAYERS[:4])
-    dev = device(server)
+    dev = device(server, tid, 1)
     seat(server, tid, 1, [PLAYERS[:4]])
     seat(server, tid, 2, [PLAYERS[:4]])
     scores = dict(zip(PLAYERS[:4], (30, 10, -10, -30)))
@@ -144,7 +144,7 @@ def test_unfinished_session_is_quarantined_until_accepted(server):
 def test_rejected_record_never_counts(server):
     tid = server.tournament("mcr_000", players=PLAYERS[:4])
     seat(server, tid, 1, [PLAYERS[:4]])
-    dev = device(server)
+    dev = device(server, tid, 1)
     upload(server, table_records(dev, tid, 1, 1, dict(zip(PLAYERS[:4], (30, 10, -10, -30)))))
     upload(server, [dev.next(hand_rec(tid, 1, 1, 1, PLAYERS[:4], [0, 0, 0, 0]))])  # duplicate hand 1
     q = quarantine(server, tid)
@@ -155,3 +155,19 @@ def test_rejected_record_never_counts(server):
     assert server.anon.post("/api/tournaments/%s/rulings" % tid, {"record": q[0]["record"], "decision": "accept"})[0] == 401
 
 
+
+
+def test_a_draft_seating_is_not_taken_as_published(server):
+    """A seating saved but not published seats nobody: the records of its session wait in
+    quarantine until it is published (and count then)."""
+    tid = server.tournament("mcr_000", players=PLAYERS)
+    seat(server, tid, 1, [PLAYERS[:4], PLAYERS[4:]], publish=False)
+    dev = Device(uid("draft"))
+    assert server.org.post("/api/devices", {"id": dev.id, "key": dev.key.hex(), "tournament": tid, "table": 1})[0] == 201
+    upload(server, table_records(dev, tid, 1, 1, dict(zip(PLAYERS[:4], (30, 10, -10, -30)))))
+    body = standings(server, tid)
+    assert body["quarantined"] == 3 and all(r["match"] == "0" for r in body["standings"]), body
+    assert all(x["problems"] == ["session 1 has no published seating"] for x in quarantine(server, tid))
+    assert server.org.post("/api/tournaments/%s/seatings/1/publish" % tid)[0] == 200
+    body = standings(server, tid)
+    assert body["quarantined"] == 0 and {r["player"]: r["match"] for r in body["standings"]}["11"] == "30"

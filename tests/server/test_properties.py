@@ -26,8 +26,12 @@ def snapshot(server, devices):
     return recs, [tuple(map(str, c)) for c in corr]
 
 
-def register(server, dev):
-    assert server.org.post("/api/devices", {"id": dev.id, "key": dev.key.hex()})[0] == 201
+def register(server, dev, tid=None, table=None):
+    """A box; bound to ``tid`` at ``table`` when given (records count only where their box was bound)."""
+    body = {"id": dev.id, "key": dev.key.hex()}
+    if tid is not None:
+        body.update(tournament=tid, table=table)
+    assert server.org.post("/api/devices", body)[0] == 201
 
 
 @PROP
@@ -39,7 +43,7 @@ def test_reupload_changes_nothing(server, seed, hands, chunk):
     devices = {}
     for n in (1, 2):
         devices[n] = Device(uid(tid + "-%d-" % n))
-        register(server, devices[n])
+        register(server, devices[n], tid, n)
     envs, _ = synthetic_session(tid, 1, [(1, ["a", "b", "c", "d"]), (2, ["e", "f", "g", "h"])], devices, rng, hands)
     for i in range(0, len(envs), chunk):
         body = server.anon.post("/api/records:batch", envs[i:i + chunk])[1]
@@ -48,7 +52,8 @@ def test_reupload_changes_nothing(server, seed, hands, chunk):
     shuffled = envs[:]
     rng.shuffle(shuffled)
     for env in shuffled[: len(shuffled) // 2]:
-        assert server.anon.post("/api/records", env) == (200, {"status": "known", "device": env["device"], "seq": env["seq"]})
+        st_, body = server.anon.post("/api/records", env)
+        assert (st_, body["status"], body["device"], body["seq"], body["place"]["status"]) == (200, "known", env["device"], env["seq"], "table")
     body = server.anon.post("/api/records:batch", shuffled)[1]
     assert {r["status_code"] for r in body["results"]} == {200}
     after = snapshot(server, devices.values()), server.anon.get("/api/tournaments/%s/standings" % tid)[1]
@@ -62,12 +67,13 @@ def test_table_standard_scores_sum_to_format_total(server, tables, fmt):
     seated = [["p%d-%d" % (t, i) for i in range(len(scores))] for t, scores in enumerate(tables, 1)]
     tid = server.tournament(fmt, players=[p for ps in seated for p in ps])
     seat(server, tid, 1, seated)
-    dev = Device(uid("d"))
-    register(server, dev)
     envs = []
     for t, scores in enumerate(tables, 1):
+        dev = Device(uid("d"))  # a box per table, bound there
+        register(server, dev, tid, t)
         seats = seated[t - 1] + [None] * (4 - len(scores))
-        deltas = [x * 8 for x in scores] + [0] * (4 - len(scores))  # small range: many ties
+        # small range: many ties; all at or below 0 (penalties paid to nobody), as nothing is credited from nobody
+        deltas = [(x - max(scores)) * 8 for x in scores] + [0] * (4 - len(scores))
         envs.append(dev.next(hand_rec(tid, 1, t, 1, seats, deltas, None, None, 0)))
     assert all(r["status_code"] == 201 for r in server.anon.post("/api/records:batch", envs)[1]["results"])
     for t, scores in enumerate(tables, 1):
@@ -191,7 +197,7 @@ def test_sql_injection_in_every_string_field_is_harmless(server):
         seat(server, tid, 1, [seats])
         dev = Device(uid("d%d" % k) + evil[:40])
         devs.append(dev)
-        assert server.org.post("/api/devices", {"id": dev.id, "key": dev.key.hex(), "label": evil})[0] == 201
+        assert server.org.post("/api/devices", {"id": dev.id, "key": dev.key.hex(), "label": evil, "tournament": tid, "table": 1})[0] == 201
         envs = [dev.next(session_rec(tid, 1, 1, seats)), dev.next(hand_rec(tid, 1, 1, 1, seats, [24, -8, -8, -8], 0))]
         envs.append(dev.next(correction_rec(dev.id, 2, [-8, 24, -8, -8], evil[:100], evil[:100], 5, seats=seats, was=[24, -8, -8, -8])))
         assert {r["status_code"] for r in server.anon.post("/api/records:batch", envs)[1]["results"]} == {201}

@@ -28,7 +28,7 @@ def test_a_guangdong_hand_entered_by_the_referee_counts_its_multiplier(server):
     tid = setup(server, "guangdong_004", players="ABCD")
     seats = list("ABCD")
     seat(server, tid, 1, [seats])
-    dev = device(server)
+    dev = device(server, tid, 1)
     upload(server, [dev.next(session_rec(tid, 1, 1, seats, "guangdong", time=T0)), dev.next(box_record(tid, seats))])
     st, h = server.ref.post("/api/tournaments/%s/hands" % tid, {"session": 1, "table": 1, "hand": 2, "seats": seats, "dealer": 0,
                                                                "prevalent_wind": "E", "events": EVENTS, "reason": "the box failed"})

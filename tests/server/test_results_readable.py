@@ -23,7 +23,7 @@ def page(server, path):
 def test_awards_are_provisional_until_their_sessions_are_complete(server):
     tid = setup(server, "mcr_000", players="ABCDEFGH", settings={"prelim_sessions": 1, "finalists": 4})
     seat(server, tid, 1, ["ABCD", "EFGH"])
-    upload(server, table_records(device(server), tid, 1, 1, {"A": 30, "B": 10, "C": -10, "D": -30}))
+    upload(server, table_records(device(server, tid, 1), tid, 1, 1, {"A": 30, "B": 10, "C": -10, "D": -30}))
     aw = server.anon.get("/api/tournaments/%s/awards" % tid)[1]["awards"]
     assert all(a["provisional"] and a["incomplete_sessions"] == [1] for a in aw.values()), aw
     html = page(server, "/t/%s/awards" % tid)
@@ -42,7 +42,7 @@ def test_awards_are_provisional_until_their_sessions_are_complete(server):
 def test_a_seated_player_at_a_table_that_has_not_played_is_pending_not_absent(server):
     tid = setup(server, "mcr_000", players="ABCDEFGHI")
     seat(server, tid, 1, ["ABCD", "EFGH"])  # I is not seated
-    upload(server, table_records(device(server), tid, 1, 1, {"A": 30, "B": 10, "C": -10, "D": -30}))
+    upload(server, table_records(device(server, tid, 1), tid, 1, 1, {"A": 30, "B": 10, "C": -10, "D": -30}))
     text = server.anon.request("GET", "/api/tournaments/%s/export/standings.csv" % tid)[2].decode()
     rows = {r["player"]: (r["s1_table"], r["s1_status"]) for r in csv.DictReader(io.StringIO(text))}
     assert rows["A"] == ("1", "") and rows["E"] == ("2", "pending") and rows["H"] == ("2", "pending") and rows["I"] == ("", "absent"), rows
@@ -59,7 +59,7 @@ def test_the_ema_sheet_takes_the_event_and_the_names_as_registered(server):
                                                                              "city": "Lyon", "country": "fra", "mers_weight": "1.5"}})
     assert st == 200 and t["details"]["country"] == "FRA" and t["details"]["end_date"] == "2026-06-01", t
     seat(server, tid, 1, ["ABCD"])
-    upload(server, table_records(device(server), tid, 1, 1, {"A": 30, "B": 10, "C": -10, "D": -30}))
+    upload(server, table_records(device(server, tid, 1), tid, 1, 1, {"A": 30, "B": 10, "C": -10, "D": -30}))
     sheet = list(csv.reader(io.StringIO(server.anon.request("GET", "/api/tournaments/%s/export/ema.csv" % tid)[2].decode())))
     assert sheet[1][2:5] == ["1", "明", "李"] and sheet[3][3:5] == ["Xiu", "Ouyang"] and sheet[2][3:5] == ["Anna", "Martin"], sheet
     assert sheet[1][11:18] == ["FRA", "Lyon", "1.5", "", "MCR", "30 May - 1 Jun 2026", "3"], sheet[1]

@@ -1,4 +1,4 @@
-"""The attacks of issue 12, each a test: login floods (throttled per account and per address,
+"""The attacks of issue 12, each a test: login floods (throttled per address,
 hashing outside any write, uploads go on), numbers that would freeze Fraction, lone surrogates
 on every JSON route, malformed requests, key files at 0600, uploads durable once acknowledged,
 Secure cookies behind TLS, CSRF on the pages. SQLite and PostgreSQL."""
@@ -52,13 +52,21 @@ def test_login_throttled_per_account_and_address(own_server):
     # the password is stored hashed by Django's default hasher (PBKDF2), never as given
     stored = s.sql("SELECT password FROM auth_user WHERE username = ?", (victim,))[0][0]
     assert stored.startswith("pbkdf2_sha256$") and PASSWORD not in stored
-    # the account is locked, for everyone, with the right password too
+    # the attacking address is locked, for this account with the right password too, and for every other
     assert attacker.post("/api/login", {"username": victim, "password": PASSWORD})[0] == 429
-    assert Client(s.url, source="127.0.0.3").post("/api/login", {"username": victim, "password": PASSWORD})[0] == 429
-    # and the attacking address is locked for every account
     assert attacker.post("/api/login", {"username": "org", "password": PASSWORD})[0] == 429
-    # another address logs in to another account
+    # naming another address in X-Forwarded-For does not get it out (no proxy: the header is the client's word)
+    spoof = Client(s.url, source="127.0.0.2", headers={"X-Forwarded-For": "10.9.8.7"})
+    assert spoof.post("/api/login", {"username": "org", "password": PASSWORD})[0] == 429
+    # the account is not locked for others: the victim logs in from their own address (issue 19: anyone
+    # could keep a named organizer out), and another address logs in to another account
+    assert Client(s.url, source="127.0.0.3").post("/api/login", {"username": victim, "password": PASSWORD})[0] == 200
     assert Client(s.url, source="127.0.0.4").post("/api/login", {"username": "org", "password": PASSWORD})[0] == 200
+    # nor can failures spread over addresses add up against the account: nine from each of three
+    for n in (5, 6, 7):
+        c = Client(s.url, source="127.0.0.%d" % n)
+        assert [c.post("/api/login", {"username": victim, "password": "wrong"})[0] for _ in range(9)] == [401] * 9
+    assert Client(s.url, source="127.0.0.8").post("/api/login", {"username": victim, "password": PASSWORD})[0] == 200
     # the browser login form is throttled the same way
     st, _, body = attacker.request("POST", "/login/", raw=b"username=org&password=x", headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert st in (403, 429)

@@ -22,7 +22,8 @@ def absent(server, tid, session, player):
 def test_seed_000_short_tables_give_the_present_players_the_seed_results(server):
     tid = setup(server, "mcr_000", players="ABCDEFGHIJKLMNOP")
     seat(server, tid, 1, ["ABCD", "EFGH", "IJKL", "MNOP"])
-    upload(server, table_records(device(server), tid, 1, 1, {"A": 30, "B": 10, "C": -10, "D": -30}))
+    box = device(server, tid, 1)
+    upload(server, table_records(box, tid, 1, 1, {"A": 30, "B": 10, "C": -10, "D": -30}))
     # table 2: G and H never came: E and F do not play (3 each, match 0); table 3: only I came (4, match 0)
     for p in "GHJKL":
         absent(server, tid, 1, p)
@@ -51,7 +52,7 @@ def test_seed_000_short_tables_give_the_present_players_the_seed_results(server)
     assert "\n3,I,Name I,4,0" in csv_text and "\n4,E,Name E,3,0" in csv_text
     # a table of four with no hand yet is not a short table: no result, and the referee is told
     seat(server, tid, 2, ["ABCD", "EFGH", "IJKL", "MNOP"])
-    upload(server, table_records(device(server), tid, 2, 1, {"A": 30, "B": 10, "C": -10, "D": -30}))
+    upload(server, table_records(box, tid, 2, 1, {"A": 30, "B": 10, "C": -10, "D": -30}))
     body = standings(server, tid)
     assert "session 2: table 2: 4 players present and no hand yet: no result for E, F, G, H" in body["problems"]
 
@@ -61,8 +62,8 @@ def test_seed_004_short_tables_get_the_averages(server):
     # (80 + 30 + 60 + 20) / 4 = 47.5; table 4 (n, o, p absent): m gets (80 + 60) / 2 = 70
     tid = setup(server, "guangdong_004", players="abcdefghijklmnop")
     seat(server, tid, 1, ["abcd", "efgh", "ijkl", "mnop"])
-    upload(server, table_records(device(server), tid, 1, 1, {"a": 80, "b": 30, "c": -40, "d": -70}, "guangdong"))
-    upload(server, table_records(device(server), tid, 1, 2, {"e": 60, "f": 20, "g": -30, "h": -50}, "guangdong"))
+    upload(server, table_records(device(server, tid, 1), tid, 1, 1, {"a": 80, "b": 30, "c": -40, "d": -70}, "guangdong"))
+    upload(server, table_records(device(server, tid, 2), tid, 1, 2, {"e": 60, "f": 20, "g": -30, "h": -50}, "guangdong"))
     for p in "klnop":
         absent(server, tid, 1, p)
     body = standings(server, tid)
@@ -83,7 +84,7 @@ def test_sichuan_lateness_forfeits_the_game_or_the_stage(server):
     tid = setup(server, "sichuan_003", players=["p1", "p2", "p3", "p4", "r1", "r2", "r3", "r4"])
     p, r = ["p1", "p2", "p3", "p4"], ["r1", "r2", "r3", "r4"]
     seat(server, tid, 1, [p, r])
-    d1, d2 = device(server), device(server)
+    d1, d2 = device(server, tid, 1), device(server, tid, 2)
     upload(server, [d1.next(session_rec(tid, 1, 1, p, "sichuan", time=T0)),
                     d1.next(hand_rec(tid, 1, 1, 1, p, [-20, -20, -20, 60], 3, None, 1, "sichuan", time=T0 + 600)),
                     d1.next(hand_rec(tid, 1, 1, 2, p, [0, -30, 30, 0], 2, 1, 1, "sichuan", time=T0 + 1200)),
@@ -136,13 +137,15 @@ def test_first_to_reach_and_the_time_limit_use_the_halls_clock(server):
     seat(server, tid, 1, ["ABCD", "EFGH"])
     st, clock = server.ref.post("/api/tournaments/%s/sessions/1/start" % tid, {"at": T0})
     assert st == 200 and clock["ends_at"] == T0 + 120 * 60, clock  # seed 000 §三.1.4: 120 minutes
-    d1, d2 = device(server), device(server)
+    d1, d2 = device(server, tid, 1), device(server, tid, 2)
     for d, table, seats, t0, win_at in ((d1, 1, list("ABCD"), T0, T0 + 25 * 60), (d2, 2, list("EFGH"), T0 + 600, T0 + 30 * 60)):
         upload(server, [d.next(session_rec(tid, 1, table, seats, time=t0)),
                         d.next(hand_rec(tid, 1, table, 1, seats, [48, -8, -32, -8], 0, 2, 24, time=win_at))])
     aw = server.anon.get("/api/tournaments/%s/awards" % tid)[1]["awards"]["biggest_hand"]
     assert aw["winner"] == "A" and aw["hand"]["table"] == 1, aw
-    # the boxes get the hall's deadline with their config: the late table does not play longer
+    # the boxes get the hall's deadline with their config: the late table does not play longer (table 2's
+    # box is taken off its table for another: what it recorded there still counts)
+    assert server.org.post("/api/devices/%s/bind" % d2.id, {"tournament": tid, "table": None})[0] == 200
     st, dev = server.org.post("/api/devices", {"id": "clock-" + tid, "key": "ab" * 32, "tournament": tid, "table": 2})
     assert st == 201, dev
     st, cfg = server.anon.get("/api/boxes/clock-%s/config" % tid)

@@ -15,10 +15,21 @@ def setup(server, fmt, settings=None, players=None):
     return server.tournament(fmt, players=players or (), settings=settings)
 
 
-def device(server):
+def device(server, tid=None, table=None):
+    """A registered box; with ``tid`` (and ``table``) bound there: records count only where their box
+    was bound when they were made (boxes.placement)."""
     dev = Device(uid("t"))
-    assert server.org.post("/api/devices", {"id": dev.id, "key": dev.key.hex()})[0] == 201
+    body = {"id": dev.id, "key": dev.key.hex()}
+    if tid is not None:
+        body.update(tournament=tid, table=table)
+    st, reply = server.org.post("/api/devices", body)
+    assert st == 201, reply
     return dev
+
+
+def bind(server, dev, tid, table):
+    st, body = server.org.post("/api/devices/%s/bind" % dev.id, {"tournament": tid, "table": table})
+    assert st == 200, body
 
 
 def upload(server, envs):
@@ -51,6 +62,7 @@ def play(server, tid, session, tables, devs, rules="mcr", publish=True):
     """Seat ``tables`` (dicts player -> match score) for the session, then upload their records."""
     seat(server, tid, session, [list(t) for t in tables], publish)
     for t, scores in enumerate(tables, 1):
+        bind(server, devs[t - 1], tid, t)
         upload(server, table_records(devs[t - 1], tid, session, t, scores, rules))
 
 
@@ -154,7 +166,7 @@ def test_referee_correction_wins_over_the_box(server):
 def test_late_forfeit_seated_player_swiss_by_hand(server):
     # seed 001, as test_swiss_standings_by_hand: H forfeits session 1 (late 20 min)
     tid = setup(server, "mcr_swiss_001", players="ABCDEFGH")
-    d1, d2 = device(server), device(server)
+    d1, d2 = device(server, tid, 1), device(server, tid, 2)
     seat(server, tid, 1, [list("ABCD"), list("EFGH")])
     upload(server, table_records(d1, tid, 1, 1, {"A": 40, "B": 10, "C": -20, "D": -30}))
     upload(server, table_records(d2, tid, 1, 2, {"E": 20, "F": 0, "G": -20, "H": 0}))  # H is seated but forfeits
@@ -168,11 +180,13 @@ def test_late_forfeit_seated_player_swiss_by_hand(server):
     assert rows[-1]["sessions"][0]["status"] == "forfeit"
 
 
+# every table's points add up (nothing is credited from nobody: boxes.invariants); each player's
+# total and tie-breaks (best session, then the next) are those the expected standings were worked with
 GD_PRELIM = [
-    [{"a": 80, "b": 70, "g": -100, "h": -140}, {"c": 40, "d": 40, "e": 10, "f": 0}],
-    [{"a": 20, "c": 30, "e": 0, "g": -50}, {"b": 30, "d": 20, "f": 10, "h": -60}],
-    [{"a": 0, "d": 0, "f": -10, "g": 10}, {"b": 0, "c": -10, "e": 0, "h": 10}],
-    [{"a": 0, "b": 0, "c": -10, "d": -10}, {"e": -10, "f": 0, "g": 10, "h": 10}],
+    [{"a": 170, "b": 70, "g": -100, "h": -140}, {"c": -50, "d": 40, "e": 10, "f": 0}],
+    [{"a": -70, "c": 120, "e": 0, "g": -50}, {"b": 30, "d": 20, "f": 10, "h": -60}],
+    [{"a": 0, "d": 0, "f": -10, "g": 10}, {"b": -10, "c": -10, "e": 0, "h": 20}],
+    [{"a": 0, "b": 10, "c": -10, "d": -10}, {"e": -10, "f": 0, "g": 10, "h": 0}],
 ]
 
 
@@ -199,7 +213,7 @@ def test_guangdong_final_needs_ratio(server):
 
 def test_sichuan_stage1_ties_and_playoff(server):
     tid = setup(server, "sichuan_003", players=["p1", "p2", "p3", "p4", "r1", "r2", "r3", "r4"])
-    d1, d2 = device(server), device(server)
+    d1, d2 = device(server, tid, 1), device(server, tid, 2)
 
     def games(dev, table, totals, wins):
         seats = list(totals)
@@ -214,7 +228,7 @@ def test_sichuan_stage1_ties_and_playoff(server):
 
     seat(server, tid, 1, [["p1", "p2", "p3", "p4"], ["r1", "r2", "r3", "r4"]])
     # as test_stage1_ties_by_net_then_wins: p2 lost 10 to an off-table penalty (score 50, net 60)
-    upload(server, games(d1, 1, {"p1": 120, "p2": 60, "p3": 50, "p4": -220}, {"p1": 3, "p2": 2, "p3": 3, "p4": 0}))
+    upload(server, games(d1, 1, {"p1": 120, "p2": 60, "p3": 50, "p4": -230}, {"p1": 3, "p2": 2, "p3": 3, "p4": 0}))  # adds up
     server.ref.post("/api/tournaments/%s/penalties" % tid, {"session": 1, "player": "p2", "kind": "points", "points": -10, "reason": "tier 1"})
     # as test_tie_across_the_cut_needs_the_playoff: r2 and r3 tie on everything across 2nd place
     upload(server, games(d2, 2, {"r1": 100, "r2": 0, "r3": 0, "r4": -100}, {"r1": 3, "r2": 1, "r3": 1, "r4": 0}))
@@ -246,7 +260,7 @@ def test_duplicate_hand_and_session_end_cross_check(server):
 def test_player_hands_awards_exports(server):
     tid = setup(server, "mcr_000", players="ABCD")
     server.org.post("/api/tournaments/%s/players" % tid, [{"id": "A", "name": "Martin, Anna", "draw": 1, "ema_id": "04010012", "country": "FRA"}])
-    dev = device(server)
+    dev = device(server, tid, 1)
     seats = list("ABCD")
     seat(server, tid, 1, [seats])
     envs = [dev.next(session_rec(tid, 1, 1, seats, time=T0))]

@@ -31,10 +31,10 @@ def individual_event(server) -> str:
     tables = [players[4 * k:4 * k + 4] for k in range(8)]
     st, body = server.org.post("/api/tournaments/%s/seatings/1" % tid, {"method": "manual", "tables": tables, "publish": True})
     assert st == 201, body
-    dev = Device(uid("ind"))
-    assert server.org.post("/api/devices", {"id": dev.id, "key": dev.key.hex()})[0] == 201
     envs = []
     for k, seats in enumerate(tables, 1):
+        dev = Device(uid("ind"))  # a box per table, bound there
+        assert server.org.post("/api/devices", {"id": dev.id, "key": dev.key.hex(), "tournament": tid, "table": k})[0] == 201
         d = [40 + k - 1, 10 + k - 1, -10 - k + 1, -40 - k + 1]
         # two hands: a win on the last seat's discard, then a settling transfer (both sum to d)
         h1 = [24, -8, -8, -8]

@@ -78,7 +78,7 @@ def mcr_payments(total, winner, discarder):
 def test_a_hand_corrected_by_its_tiles_changes_every_figure_of_it(server):
     tid = setup(server, "mcr_000", players="ABCD", settings={"prelim_sessions": 1, "finalists": 4})
     seat(server, tid, 1, ["ABCD"])
-    dev = device(server)
+    dev = device(server, tid, 1)
     keyed = [{"win": 0, "from": 2, "hand": "[345m3]258m1488s369p7s"}]  # what the box was told: A on C's discard
     upload(server, [dev.next(session_rec(tid, 1, 1, list("ABCD"), time=T0)), dev.next(box_hand(tid, 1, 1, 1, "ABCD", keyed))])
     box_fans = oracle.oracle_score({"hand": keyed[0]["hand"]})[1]
@@ -209,6 +209,9 @@ def test_a_referee_ends_a_table_swaps_its_box_and_players_check_in_at_once(serve
     assert server.anon.get("/api/boxes/%s/config" % spare.id)[1]["players"] == list("ABCD")
     st, err = server.ref.post("/api/tournaments/%s/box-swaps" % tid, {"table": 2, "device": other.id})
     assert st == 409 and "belongs to tournament" in err["error"]  # never another tournament's box
+    loose = device(server)  # a box of no tournament is given one by a server administrator only (boxes.ownership)
+    st, err = server.ref.post("/api/tournaments/%s/box-swaps" % tid, {"table": 2, "device": loose.id})
+    assert st == 403 and "belongs to no tournament" in err["error"], err
     # table 2 has no box: the referee ends it from its page
     st, r = server.ref.post("/api/tournaments/%s/tables/1/2/end" % tid, {"reason": "time called"})
     assert st == 201 and r["hands"] == 0, r

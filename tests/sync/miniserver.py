@@ -5,10 +5,15 @@ POST /api/records        {"device", "seq", "payload": base64, "sig": hex} ->
                          201 {"status": "stored"} | 200 {"status": "known"} | 409 different payload
                          | 403 unknown device or bad signature | 400 malformed
 POST /api/records:batch  a JSON list (at most 200) -> 200 [{"status": .., "status_code": ..}, ...]
-GET /api/boxes/DEVICE/config?head=N  the next session's config of the box (box_configs), or 404
+GET /api/boxes/DEVICE/config  the next session's config of the box (box_configs), or 404
+POST /api/boxes/DEVICE/head  {"head", "at", "sig"}: the box's journal head, signed with its key
+                             (checked with CPython's hmac) -> 200, or 403
+GET /api/health          200 {"status": "ok"}
 
 Faults for the tests: `fail` = probability that a request gets a 503 or a dropped connection
-(seeded `rng`), `batch=False` answers 404 on the batch endpoint, `down=True` refuses all.
+(seeded `rng`), `batch=False` answers 404 on the batch endpoint, `down=True` refuses all,
+`store.crash` = (device, seq) of records the server fails on: 500 for the record, and for any
+batch that holds it (as a server whose database refuses one value fails its whole transaction).
 """
 import base64
 import binascii
@@ -29,6 +34,8 @@ class Store:
         self.counts = {}
         self.accept_any_version = False  # a server "fixed" after refusing a record
         self.refuse = set()  # (device, seq) answered 400 "refused by the test"
+        self.crash = set()  # (device, seq) answered 500 (and their batch)
+        self.tries = {}  # (device, seq) -> requests that carried it
         self.lock = threading.Lock()
 
     def put(self, obj):
@@ -53,8 +60,12 @@ class Store:
             return 400, {"error": "payload is not base64"}
         if not payload or (payload[0] != 1 and not self.accept_any_version):
             return 400, {"error": "payload version"}
+        with self.lock:
+            self.tries[(dev, seq)] = self.tries.get((dev, seq), 0) + 1
         if (dev, seq) in self.refuse:
             return 400, {"error": "refused by the test"}
+        if (dev, seq) in self.crash:
+            return 500, {"error": "Internal Server Error"}
         key = self.keys.get(dev)
         if key is None:
             return 403, {"error": "unknown device or bad signature"}
@@ -115,11 +126,12 @@ class MiniServer:
                 import urllib.parse
                 u = urllib.parse.urlsplit(self.path)
                 parts = u.path.split("/")
+                if u.path == "/api/health":
+                    if srv.down:
+                        return self._send(503, {"error": "down"})
+                    return self._send(200, {"status": "ok"})
                 if len(parts) == 5 and parts[1:3] == ["api", "boxes"] and parts[4] == "config":
                     dev = urllib.parse.unquote(parts[3])
-                    q = urllib.parse.parse_qs(u.query)
-                    if "head" in q:
-                        srv.heads[dev] = int(q["head"][0])
                     cfg = srv.box_configs.get(dev)
                     if cfg is None:
                         return self._send(404, {"error": "box %s is not bound to a table" % dev})
@@ -145,6 +157,15 @@ class MiniServer:
                     obj = json.loads(raw.decode())
                 except (UnicodeDecodeError, ValueError):
                     return self._send(400, {"error": "not JSON"})
+                parts = self.path.split("/")
+                if len(parts) == 5 and parts[1:3] == ["api", "boxes"] and parts[4] == "head":
+                    dev = parts[3]
+                    key = srv.store.keys.get(dev)
+                    msg = b"head\x00" + dev.encode() + b"\x00" + obj["head"].to_bytes(4, "big") + obj["at"].to_bytes(4, "big")
+                    if key is None or not hmac.compare_digest(hmac.new(key, msg, hashlib.sha256).hexdigest(), obj.get("sig", "")):
+                        return self._send(403, {"error": "unknown device or bad signature"})
+                    srv.heads[dev] = obj["head"]
+                    return self._send(200, {"device": dev, "head": obj["head"]})
                 if self.path == "/api/records":
                     code, body = srv.store.put(obj)
                     return self._send(code, body)
@@ -153,6 +174,11 @@ class MiniServer:
                         return self._send(404, {"error": "no such endpoint"})
                     if not isinstance(obj, list) or len(obj) > 200:
                         return self._send(400, {"error": "a batch is a list of at most 200"})
+                    if any(isinstance(it, dict) and (it.get("device"), it.get("seq")) in srv.store.crash for it in obj):
+                        for it in obj:  # counted as carried, as the real server's transaction would have
+                            k = (it.get("device"), it.get("seq"))
+                            srv.store.tries[k] = srv.store.tries.get(k, 0) + 1
+                        return self._send(500, {"error": "Internal Server Error"})
                     out = []
                     for item in obj:
                         code, body = srv.store.put(item)

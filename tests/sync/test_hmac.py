@@ -84,6 +84,21 @@ def test_equal():
     assert equal(b"abc", b"abc") and not equal(b"abc", b"abd") and not equal(b"ab", b"abc")
 
 
+def test_a_signature_right_but_for_one_byte_is_refused_wherever_that_byte_is():
+    """Every byte of a MAC counts (issue 19: a comparison reduced to the last byte passed every
+    other sync, link and protocol test)."""
+    key, dev, seq, payload = bytes(range(32)), "box-7", 258, b"\x01{}"
+    good = S.record_sig(key, dev, seq, payload)
+    assert S.record_sig_ok(key, dev, seq, payload, good.hex())
+    for i in range(len(good)):
+        bad = bytearray(good)
+        bad[i] ^= 0x01
+        assert not equal(bytes(bad), good) and not equal(good, bytes(bad)), i
+        assert S.record_sig_ok(key, dev, seq, payload, bytes(bad).hex()) is False, i
+    last_only = bytes(b ^ 0xFF for b in good[:-1]) + good[-1:]
+    assert not equal(last_only, good) and S.record_sig_ok(key, dev, seq, payload, last_only.hex()) is False
+
+
 def test_matches_cpython_hmac_on_micropython(tmp_path):
     assert MICROPYTHON.exists(), "needs the MicroPython unix port at %s (make venv installs it)" % MICROPYTHON
     vec = vectors(300, seed=5)

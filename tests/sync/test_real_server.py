@@ -63,10 +63,15 @@ def test_sync_to_the_tournament_server(tmp_path):
         with pytest.raises(sync.ServerError, match="403"):
             sync.sync(dev.path, server=url, key_file=keys, wake=0, timeout=0.3)
         assert j.acked == 0
-        st, body = call(url, "POST", "/api/devices", {"id": "box-9", "key": key_for("box-9").hex()}, token)
+        # the session the box played names tournament T, session 1, table 7: the box is bound there
+        st, body = call(url, "POST", "/api/tournaments", {"id": "T", "name": "T", "format": "mcr_000"}, token)
+        assert st == 201, body
+        st, body = call(url, "POST", "/api/devices", {"id": "box-9", "key": key_for("box-9").hex(), "tournament": "T", "table": 7}, token)
         assert st in (200, 201), body
         s = sync.sync(dev.path, server=url, key_file=keys, wake=0, timeout=0.3)
         assert s.line() == "pulled 19, uploaded 19, already known 0, refused 0, set aside 0" and j.acked == 19
+        # where each record went, as the server answered it (and the box's head, signed, was taken)
+        assert s.details() == ["to T session 1 table 7: 18 record(s)", "corrections of hands: 1 record(s)"] and s.head == ""
         s = sync.sync(dev.path, server=url, key_file=keys, wake=0, timeout=0.3)
         assert s.line() == "pulled 0, uploaded 0, already known 0, refused 0, set aside 0"
         # the same records from another copy of the journal: known, one by one and in a batch
@@ -76,6 +81,7 @@ def test_sync_to_the_tournament_server(tmp_path):
             s = sync.sync(d2.path, server=url, key_file=keys, wake=0, timeout=0.3, batch=batch)
             d2.close()
             assert s.line() == "pulled 19, uploaded 0, already known 19, refused 0, set aside 0" and j2.acked == 19
+            assert s.details()[0] == "to T session 1 table 7: 18 record(s)"
             j2.close()
         # a different record under a stored (device, seq): 409, refused, not acknowledged
         other = session_payloads(2, "box-9")

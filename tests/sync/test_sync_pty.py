@@ -271,12 +271,35 @@ def test_offline_then_upload(tmp_path, thread_box):
         assert (code, summary) == (0, "pulled 0, uploaded 0, already known 0, refused 0, set aside 0")
 
 
+def test_the_offline_store_never_takes_another_record_under_a_stored_seq(tmp_path, thread_box):
+    """A box whose journal began again (re-flashed: seq 1 again) synced into the folder that
+    holds its old records: the new ones are not the stored ones, so the store refuses them and
+    the box keeps them (acknowledged, they would be lost: the folder keeps the old files)."""
+    keys = write_keys(tmp_path / "keys.json", ["box-1"])
+    off = tmp_path / "off"
+    first = thread_box()
+    assert sync.sync(first.path, offline=str(off), key_file=keys, **FAST).uploaded == 19
+    before = {n: (off / "box-1" / n).read_bytes() for n in os.listdir(off / "box-1")}
+    again = thread_box(journal=journal_with(tmp_path / "j-again", session_payloads(2, "box-1")[:5]))
+    with pytest.raises(sync.SyncError) as e:
+        sync.sync(again.path, offline=str(off), key_file=keys, **FAST)
+    s = e.value.summary
+    assert e.value.exit_code == sync.EXIT_REFUSED and (s.uploaded, s.known, s.refused) == (0, 0, 5)
+    assert s.refusals[0][:2] == (1, 409) and "holds a different record" in s.refusals[0][2]
+    assert again.app.j.acked == 0  # nothing of the new journal is acknowledged
+    assert {n: (off / "box-1" / n).read_bytes() for n in os.listdir(off / "box-1")} == before
+    # the very same record again is known, and only that
+    same = thread_box(journal=journal_with(tmp_path / "j-same", session_payloads(1, "box-1")[:3]))
+    s = sync.sync(same.path, offline=str(off), key_file=keys, **FAST)
+    assert (s.known, s.uploaded, same.app.j.acked) == (3, 0, 3)
+
+
 def test_dead_server_then_resume(tmp_path, thread_box):
     dev = thread_box()
     keys = write_keys(tmp_path / "keys.json", ["box-1"])
     with MiniServer({"box-1": key_for("box-1")}) as srv:
-        srv.down = True
-        with pytest.raises(sync.ServerError, match="unreachable") as e:
+        srv.down = True  # 503 to everything: a server that fails, not one that is unreachable
+        with pytest.raises(sync.ServerError, match="answered HTTP 503 to every record") as e:
             sync.sync(dev.path, server=srv.url, key_file=keys, **FAST)
         assert dev.app.j.acked == 0 and e.value.summary.pulled > 0
         # it comes back, then dies after two requests (mid-sync, chunks of 4)
@@ -297,7 +320,7 @@ def test_batch_endpoint_missing_falls_back_to_single_uploads(tmp_path, thread_bo
     with MiniServer({"box-1": key_for("box-1")}, batch=False) as srv:
         s = sync.sync(dev.path, server=srv.url, key_file=keys, **FAST)
         assert (s.uploaded, dev.app.j.acked) == (19, 19)
-        assert srv.requests == 20  # one 404 on the batch, then one by one
+        assert srv.requests == 21  # one 404 on the batch, then one by one, then the box's head (signed)
 
 
 def test_pulled_cable_mid_sync_then_the_next_run_goes_on(tmp_path, thread_box):

@@ -13,7 +13,7 @@ from .schemas import AccountIn, AccountPatch, Error, LoginIn, TokenOut
 router = Router(tags=["accounts"])
 
 
-@router.post("/login", response={200: TokenOut, 401: Error, 429: Error}, summary="Log in: a bearer token for 12 hours (throttled per account and address)")
+@router.post("/login", response={200: TokenOut, 401: Error, 429: Error}, summary="Log in: a bearer token for 12 hours (throttled per client address)")
 def login(request, body: LoginIn):
     user = authenticate(request, username=body.username, password=body.password)
     if getattr(request, "axes_locked_out", False):

@@ -1,23 +1,27 @@
-"""Boxes: register (key write-only), bind to a table, status (last sync, unsynced)."""
+"""Boxes: register (key write-only), bind to a table, status (last sync, unsynced), each box's
+binding history and the account of every record it sent. Who may touch a box is
+``boxes.ownership``'s, on this API as on the pages."""
 from __future__ import annotations
 
 from ninja import Router
 
-from host_tools.server.boxes import actions
+from host_tools.server.boxes import accounting, actions, ownership
 
 from .core import AUTH, need, need_server_organizer
-from .schemas import BindIn, DeviceIn, DeviceOut, Error
+from .schemas import BindIn, BindingOut, BoxRecordsOut, DeviceIn, DeviceOut, Error
 
 router = Router(tags=["boxes"], auth=AUTH)
 
 
-@router.post("/devices", response={201: DeviceOut, 400: Error, 403: Error, 409: Error}, summary="Register a box and its 32-byte key (write-only)")
+def _out(d) -> dict:
+    return {"id": d.id, "label": d.label, "active": d.active, "tournament": d.tournament_id, "table": d.table}
+
+
+@router.post("/devices", response={201: DeviceOut, 400: Error, 403: Error, 404: Error, 409: Error},
+             summary="Register a box and its 32-byte key (write-only), into a tournament (its organizers) or none (a server administrator)")
 def register(request, body: DeviceIn):
-    who = need_server_organizer(request) if body.tournament is None else need(request, body.tournament, "organizer")
-    d = actions.register(who, body.id, bytes.fromhex(body.key), body.label or "")
-    if body.tournament is not None:
-        d = actions.bind(who, body.id, body.tournament, body.table)
-    return 201, {"id": d.id, "label": d.label, "active": d.active, "tournament": d.tournament_id, "table": d.table}
+    d = ownership.register(request.user, body.id, bytes.fromhex(body.key), body.label or "", body.tournament, body.table)
+    return 201, _out(d)
 
 
 @router.get("/devices", response={200: list[DeviceOut], 403: Error}, summary="Boxes (keys are never returned), last sync, unsynced records")
@@ -29,15 +33,23 @@ def list_devices(request, tournament: str = None):
     return actions.status(tournament or None)
 
 
-@router.post("/devices/{device}/bind", response={200: DeviceOut, 400: Error, 403: Error, 404: Error, 409: Error}, summary="Bind a box to a tournament table (nulls: unbind)")
+@router.post("/devices/{device}/bind", response={200: DeviceOut, 400: Error, 403: Error, 404: Error, 409: Error},
+             summary="Bind a box to a tournament table (table null: at no table; both null: out of its tournament)",
+             description="Only the organizers of the box's tournament (and of the one it moves to) or a server administrator; a box "
+                         "of no tournament is given one by a server administrator.")
 def bind(request, device: str, body: BindIn):
-    from host_tools.server.boxes.models import Device
+    return _out(ownership.bind(request.user, device, body.tournament, body.table))
 
-    current = Device.objects.filter(id=device).values_list("tournament_id", flat=True).first()
-    who = None
-    for tid in {body.tournament, current} - {None}:
-        who = need(request, tid, "organizer")
-    if who is None:
-        who = need_server_organizer(request)
-    d = actions.bind(who, device, body.tournament, body.table)
-    return {"id": d.id, "label": d.label, "active": d.active, "tournament": d.tournament_id, "table": d.table}
+
+@router.get("/devices/{device}/bindings", response={200: list[BindingOut], 403: Error, 404: Error},
+            summary="A box's binding history: tournament, table, since, until")
+def bindings(request, device: str):
+    ownership.may_read(request.user, device)
+    return actions.history(device)
+
+
+@router.get("/devices/{device}/records", response={200: BoxRecordsOut, 403: Error, 404: Error},
+            summary="Every record a box sent, accounted for: counted, quarantined (why, where), ruled, duplicate")
+def records(request, device: str):
+    ownership.may_read(request.user, device)
+    return accounting.of_box(device)

@@ -57,6 +57,17 @@ class Session(APIKeyCookie):
 
 AUTH = [BearerToken(), Session()]
 
+
+def viewer(request):
+    """Who reads a public route: the bearer token's account when one is sent, else the browser
+    session's (anonymous when neither): public routes show organizers what others do not see."""
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        user = BearerToken().authenticate(request, header[7:].strip())
+        if user is not None:
+            return user
+    return getattr(request, "user", None)
+
 api = NinjaAPI(title="Mahjong tournament server", version="2", description=__doc__, urls_namespace="api", docs_url="/docs")
 
 
@@ -91,6 +102,11 @@ def _bad(request, exc):
 @api.exception_handler(errors.NotFound)
 def _notfound(request, exc):
     return _err(request, 404, str(exc))
+
+
+@api.exception_handler(errors.Forbidden)
+def _forbidden(request, exc):
+    return _err(request, 403, str(exc))
 
 
 @api.exception_handler(errors.Conflict)

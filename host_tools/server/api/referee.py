@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from ninja import Router
 
-from host_tools.server.boxes import referee
+from host_tools.server.boxes import claims, referee
 from host_tools.server.results import cache
 from host_tools.server.tournaments import actions
 from host_tools.server.tournaments import referee as tref
 from host_tools.server.tournaments.models import Penalty, Playoff
 
 from .core import AUTH, need
-from .schemas import CorrectionIn, CorrectionOut, Error, HandIn, HandOut, PenaltyIn, PenaltyOut, PlayoffIn, PlayoffOut, RulingIn
+from .schemas import (ClaimIn, ClaimOut, CorrectionIn, CorrectionOut, Error, HandIn, HandOut, PenaltyIn, PenaltyOut, PlayoffIn, PlayoffOut,
+                      RulingIn)
 
 router = Router(tags=["referee"], auth=AUTH)
 
@@ -58,6 +59,17 @@ def rule(request, tid: str, body: RulingIn):
     who = need(request, tid, "referee")
     r = referee.rule(who, tid, body.record, body.decision, body.reason or "")
     return 201, {"id": r.id, "record": body.record, "decision": r.decision}
+
+
+@router.post("/tournaments/{tid}/claims", response={201: ClaimOut, 400: Error, 403: Error, 404: Error, 409: Error},
+             summary="Claim a session keyed in at a box (records naming no tournament here) for a session and table",
+             description="Names one record of the session (device, seq); all of that session's records are claimed. Every player "
+                         "keyed at the box (or the registered player ``players`` maps it to) must be registered, and be the table's "
+                         "players where the session's seating is published.")
+def claim(request, tid: str, body: ClaimIn):
+    who = need(request, tid, "referee")
+    c = claims.claim(who, tid, body.device, body.seq, body.session, body.table, body.players, body.reason or "")
+    return 201, {"id": c.id, "session": c.session, "table": c.table, "records": c.record_ids}
 
 
 @router.post("/tournaments/{tid}/penalties", response={201: PenaltyOut, 400: Error, 403: Error, 404: Error},

@@ -64,10 +64,25 @@ class Envelope(Strict):
     sig: Annotated[str, Field(pattern=penvelope.SIG_PATTERN, description=penvelope.SIG_DOC)]
 
 
+class Place(Schema):
+    """Where a stored record went (``boxes.placement``): "table" (the tournament, session and table
+    it names: it counts there unless a referee's check finds a problem), "quarantine" (held, in
+    ``tournament``'s quarantine, or in none while its box is bound to none; ``reason``), or
+    "correction" (it follows the hand it ``corrects``)."""
+
+    status: Literal["table", "quarantine", "correction"]
+    tournament: Optional[str] = None
+    session: Optional[int] = None
+    table: Optional[int] = None
+    reason: Optional[str] = None
+    corrects: Optional[dict] = None
+
+
 class Stored(Schema):
     status: Literal["stored", "known"]
     device: str
     seq: int
+    place: Optional[Place] = None
 
 
 class BatchItem(Schema):
@@ -77,6 +92,16 @@ class BatchItem(Schema):
     device: Optional[str] = None
     seq: Optional[int] = None
     error: Optional[str] = None
+    place: Optional[Place] = None
+
+
+class HeadIn(Strict):
+    """The box's journal head as the sync tool read it, signed with the box's key
+    (protocol/sign.py ``head_sig_hex``); ``at``: the report's time, unix seconds."""
+
+    head: Annotated[StrictInt, Field(ge=0, le=2**32 - 1)]
+    at: Annotated[StrictInt, Field(ge=0, le=2**32 - 1)]
+    sig: Annotated[str, Field(pattern=penvelope.SIG_PATTERN)]
 
 
 class BatchOut(Schema):
@@ -246,6 +271,57 @@ class DeviceOut(Schema):
     records: int = 0
     last_sync: Optional[str] = None
     unsynced: int = 0
+
+
+class BindingOut(Schema):
+    tournament: str
+    table: Optional[int]
+    since: str
+    until: Optional[str]
+    by: str
+
+
+class BoxRecordOut(Schema):
+    record: int
+    seq: int
+    kind: str
+    tournament: Optional[str]  # where it is accounted for (the one it names, or whose quarantine holds it)
+    session: Optional[int]
+    table: Optional[int]
+    hand: Optional[int]
+    status: Literal["counted", "quarantined", "ruled", "duplicate", "waiting"]
+    reason: str = ""
+    ruling: Optional[str] = None
+    claimed: bool = False
+
+
+class BoxRecordsOut(Schema):
+    device: str
+    head: Optional[int]  # the journal head the box last reported
+    received: int
+    counted: int
+    quarantined: int
+    ruled: int
+    duplicates: int
+    waiting: int  # corrections whose hand has not arrived
+    not_received: int  # the head beyond what arrived, and gaps in what arrived
+    records: list[BoxRecordOut]
+
+
+class ClaimIn(Strict):
+    device: Ident
+    seq: Annotated[StrictInt, Field(ge=1, le=2**32 - 1)]
+    session: Session
+    table: TableNo
+    players: Optional[dict[Ident, Ident]] = Field(default=None, description="keyed at the box -> registered player, where they differ")
+    reason: Optional[Text] = ""
+
+
+class ClaimOut(Schema):
+    id: int
+    session: int
+    table: int
+    records: list[int]
 
 
 class BoxConfig(Schema):

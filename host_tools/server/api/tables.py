@@ -90,7 +90,7 @@ def rescore_hand(request, tid: str, session: int, table: int, hand: int, body: R
 
 class SwapIn(Strict):
     table: TableNo
-    device: Ident = Field(description="the spare: bound to no tournament, or to this one without a table")
+    device: Ident = Field(description="the spare: a box of this tournament bound to no table")
 
 
 @router.post("/tournaments/{tid}/box-swaps", response={200: dict, 400: Error, 403: Error, 404: Error, 409: Error},

@@ -11,11 +11,11 @@ from ninja.errors import HttpError
 
 from host_tools.server import errors
 from host_tools.server.results import cache
-from host_tools.server.tournaments import actions, audit, formats
+from host_tools.server.tournaments import actions, audit, formats, permissions
 from host_tools.server.tournaments.models import Player, Seating, Tournament
 from host_tools.tournament import seating as seating_mod
 
-from .core import AUTH, need, need_server_organizer
+from .core import AUTH, need, need_server_organizer, viewer
 from .schemas import (AbsenceIn, Error, ImportOut, PlayerIn, PlayerOut, PlayerPatch, RoleIn, SeatingIn, SeatingOut,
                       SwapIn, TournamentIn, TournamentOut, TournamentPatch)
 
@@ -193,7 +193,11 @@ def make_seating(request, tid: str, session: int, body: SeatingIn):
 
 @router.get("/tournaments/{tid}/seatings/{session}", response={200: SeatingOut, 404: Error}, summary="A session's seating")
 def get_seating(request, tid: str, session: int):
-    return seating_json(actions.get(tid), session)
+    t = actions.get(tid)
+    s = Seating.objects.filter(tournament=t, session=session).only("published_at").first()
+    if s is not None and s.published_at is None and not permissions.can(viewer(request), tid, "organizer"):
+        raise errors.NotFound("no seating for session %d" % session)  # a draft is the organizers' alone
+    return seating_json(t, session)
 
 
 @router.post("/tournaments/{tid}/seatings/{session}/swap", response={200: SeatingOut, 400: Error, 404: Error}, auth=AUTH, summary="Swap two players' chairs")

@@ -1,21 +1,24 @@
-"""Boxes: registering them (the key is write-only), binding each to a tournament table, and the
-session config the sync tool fetches for the table a box is bound to."""
+"""Boxes: registering them (the key is write-only), binding each to a tournament table (and its
+history: ``Binding``), and the session config the sync tool fetches for the table a box is bound
+to. Who may do which is ``ownership``'s (the API and the pages call it first); these actions
+trust their caller."""
 from __future__ import annotations
 
+import datetime
 from typing import Optional
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, Max
 from django.utils import timezone
 
-from host_tools.server.errors import Conflict, Invalid, NotFound
+from host_tools.server.errors import Conflict, Forbidden, Invalid, NotFound
 from host_tools.server.tournaments import audit, formats
 from host_tools.server.tournaments.actions import bump
 from host_tools.server.tournaments.models import Seating, Tournament
 
 from protocol import config as pconfig
 
-from .models import Device, Record
+from .models import Binding, Device, Record
 
 
 def register(actor: str, device: str, key: bytes, label: str = "") -> Device:
@@ -30,8 +33,13 @@ def register(actor: str, device: str, key: bytes, label: str = "") -> Device:
 
 
 def bind(actor: str, device: str, tid: Optional[str], table: Optional[int]) -> Device:
+    """Put the box in tournament ``tid`` at ``table`` (None: at no table; ``tid`` None: out of
+    every tournament). Its history gets a new stretch (the old one closes now) unless nothing
+    changes."""
     if table is not None and not 1 <= table <= formats.MAX_TABLE:
         raise Invalid("table must be 1..10000")
+    if tid is None and table is not None:
+        raise Invalid("a table needs its tournament")
     with transaction.atomic():
         try:
             d = Device.objects.select_for_update().get(id=device)
@@ -44,12 +52,25 @@ def bind(actor: str, device: str, tid: Optional[str], table: Optional[int]) -> D
             if other is not None:
                 raise Conflict("table %d is bound to box %s" % (table, other.id))
         before = {"tournament": d.tournament_id, "table": d.table}
+        if before == {"tournament": tid, "table": table}:
+            return d
+        now = timezone.now()
+        Binding.objects.filter(device=d, until__isnull=True).update(until=now)
+        if tid is not None:
+            Binding.objects.create(device=d, tournament=tid, table=table, since=now, by=actor)
         d.tournament_id, d.table = tid, table
         d.save()
         for t in {before["tournament"], tid} - {None}:
             bump(t)
         audit.log(actor, "device.bind", tid or before["tournament"], "device " + device, before, {"tournament": tid, "table": table})
     return d
+
+
+def history(device: str) -> list[dict]:
+    """The box's binding history, oldest first."""
+    return [{"tournament": b.tournament, "table": b.table, "since": b.since.isoformat(timespec="seconds"),
+             "until": b.until.isoformat(timespec="seconds") if b.until else None, "by": b.by}
+            for b in Binding.objects.filter(device_id=device).order_by("id")]
 
 
 def set_active(actor: str, device: str, active: bool) -> None:
@@ -78,16 +99,14 @@ def status(tid: Optional[str] = None) -> list[dict]:
     return out
 
 
-def config_for(device: str, head: Optional[int] = None) -> dict:
+def config_for(device: str) -> dict:
     """The session config of the table this box is bound to, from the latest published seating
-    (the sync tool pushes it to the box: nobody writes configs by hand). ``head``: the box's
-    journal head as the sync tool saw it, kept for the unsynced count (display only)."""
+    (the sync tool pushes it to the box: nobody writes configs by hand). Reads only: the route is
+    anonymous (the box's journal head comes in its own signed report, ``report_head``)."""
     try:
         d = Device.objects.select_related("tournament").get(id=device, active=True)
     except Device.DoesNotExist:
         raise NotFound("no active device %r" % device) from None
-    if head is not None:
-        Device.objects.filter(id=device).update(reported_head=head, reported_at=timezone.now())
     if d.tournament is None or d.table is None:
         raise Conflict("box %s is not bound to a tournament table" % device)
     t = d.tournament
@@ -113,3 +132,29 @@ def config_for(device: str, head: Optional[int] = None) -> dict:
     if err:
         raise Conflict("the config of table %d cannot start a session: %s" % (d.table, err[1]))
     return cfg
+
+
+HEAD_SKEW = 600  # seconds: a head report's time is the laptop's, set from the same clock as the box's
+
+
+def report_head(device: str, head: int, at: int, sig: str) -> None:
+    """The box's journal head, in a report signed with its key by the sync tool that read it
+    (``protocol.sign.head_sig``): kept for the Boxes page's "not synced" count. A report older
+    than the last one kept, or more than ``HEAD_SKEW`` from the server's clock, is a replay."""
+    from protocol import sign as psign
+
+    from . import sql
+
+    key = sql.keys(connection, {device}).get(device)
+    if key is None or not psign.head_sig_ok(key, device, head, at, sig):
+        raise Forbidden("unknown device or bad signature")
+    now = timezone.now()
+    if abs(now.timestamp() - at) > HEAD_SKEW:
+        raise Conflict("the report's time is %d s from the server's: set the laptop's clock" % int(at - now.timestamp()))
+    with transaction.atomic():
+        d = Device.objects.select_for_update().get(id=device)
+        if d.reported_at is not None and at <= d.reported_at.timestamp():
+            raise Conflict("a report as old as the last one kept (a replay)")
+        d.reported_head = head
+        d.reported_at = datetime.datetime.fromtimestamp(at, tz=datetime.timezone.utc)
+        d.save(update_fields=["reported_head", "reported_at"])

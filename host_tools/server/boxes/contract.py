@@ -14,8 +14,13 @@ Every refusal is a ``BadRecord`` (HTTP 400) with a message naming the field. Ord
 without the key learns nothing about the payload rules.
 
 Beyond ``protocol.record.validate``, the server refuses what it cannot store or would misread:
-JSON with duplicate keys or NaN/Infinity, invalid UTF-8, and any string anywhere (events
-included) holding a lone surrogate or NUL (PostgreSQL refuses both as text).
+JSON with duplicate keys or NaN/Infinity, invalid UTF-8, any string anywhere (events included)
+holding a lone surrogate or NUL (PostgreSQL refuses both as text), and any number anywhere that
+is not a whole number within a signed 64-bit integer (``NUMBER_MAX``): the payload's JSON is
+stored as it came, and PostgreSQL's jsonb cannot hold ``1e-10000000`` (nor SQLite's JSON
+functions read integers beyond 64 bits), while no record field is a fraction. And what does not
+add up (``invariants``): a hand whose deltas are not its transfers' sum, a credit from nobody, a
+correction whose deltas sum above zero, in version 1 as in 2.
 """
 from __future__ import annotations
 
@@ -28,8 +33,11 @@ from protocol import envelope as penvelope
 from protocol import record as precord
 from protocol import sign as psign
 
+from . import invariants
+
 MAX_PAYLOAD = penvelope.PAYLOAD_MAX
 POINTS = precord.POINTS_MAX
+NUMBER_MAX = 2**63 - 1  # BIGINT, and SQLite's integers: every database the server supports stores it
 
 
 @dataclass(frozen=True)
@@ -101,13 +109,33 @@ def _no_constants(name):
     raise BadRecord("payload holds %s, which is not JSON" % name)
 
 
+def _no_fraction(text):
+    raise BadRecord("payload holds the number %s: records hold whole numbers only" % text[:24])
+
+
+def _whole(text):
+    # digits only (and a sign): the length bounds the work before int() reads it
+    if len(text.lstrip("-")) > 19 or abs(int(text)) > NUMBER_MAX:
+        raise BadRecord("payload holds the number %s%s, beyond what every database stores (a signed 64-bit integer)"
+                        % (text[:24], "..." if len(text) > 24 else ""))
+    return int(text)
+
+
+# Only an integer of 19 digits or more can be beyond 64 bits: the payload's digits as "0" and all
+# else as " " (one C pass) tell whether it has one; without, its integers are read as they are
+# (a check per number costs more than the rest of the parse). Fractions are always caught.
+_DIGIT_RUNS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_RUN = b"0" * 19
+
+
 def parse_json(data: bytes) -> Any:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise BadRecord("payload is not UTF-8") from None
+    ints = _whole if _LONG_RUN in bytes(data).translate(_DIGIT_RUNS) else int
     try:
-        return json.loads(text, object_pairs_hook=_no_dupes, parse_constant=_no_constants)
+        return json.loads(text, object_pairs_hook=_no_dupes, parse_constant=_no_constants, parse_float=_no_fraction, parse_int=ints)
     except BadRecord:
         raise
     except (ValueError, RecursionError):
@@ -133,6 +161,7 @@ def parse_payload(payload: bytes) -> dict:
     err = precord.validate(body)
     if err:
         raise BadRecord(err)
+    invariants.balanced(body)
     return body
 
 

@@ -6,13 +6,20 @@ module (and its calls in ``contract`` and ``hand_row``) once no box writes versi
 v1 differs from v2: a hand carries ``fans`` ({seat, total, names}) instead of ``wins``, and no
 ``transfers`` (Sichuan's tier 1/2 penalty events are its deductions); a correction has no
 ``seats``/``was``; a session_end no ``reason``.
+
+Held to version 2's checks where v1 has the facts (issue 19): points within protocol/record.py's
+``POINTS_MAX`` (a v1 delta of 10^9 was taken), and what must add up does (``invariants``): a
+hand's deltas sum to minus its deductions, a correction's never above zero.
 """
 from __future__ import annotations
 
 from typing import Any, Optional
 
 from host_tools.server.errors import BadRecord
+from protocol.record import POINTS_MAX
 from rules_min import keyed
+
+from . import invariants
 
 KIND_FIELDS = {
     "session": ("v", "kind", "tournament", "session", "table", "rules", "seats", "first_dealer", "time"),
@@ -26,7 +33,7 @@ KIND_FIELDS = {
 RULES = ("mcr", "sichuan", "guangdong")
 MAX_ID = 64
 SMALL = 10000  # sessions and tables, as protocol/config.py has them
-POINTS = 10**9
+POINTS = POINTS_MAX  # version 2's
 TIME_MAX = 2**40
 # Sichuan's tier 1 and 2 penalties deduct fixed points (seed 003 §二): the rules core's
 SICHUAN_TIERS = {k: keyed.spec(k, "sichuan")[1] for k in ("tier1", "tier2")}
@@ -41,6 +48,7 @@ def check(b: dict) -> None:
     if missing:
         raise BadRecord("%s record misses %s" % (kind, ", ".join(missing)))
     _check(b)
+    invariants.balanced(b, deductions(b) if kind == "hand" else None)
 
 
 def deductions(b: dict) -> list:

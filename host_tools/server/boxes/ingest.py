@@ -6,9 +6,15 @@ Order of checks, as the contract says: envelope shape (400), device known and si
 (201) only after its transaction committed, and SQLite runs with synchronous=FULL (``dburl``),
 so an acknowledged record survives a power cut.
 
-Integrity (is the player registered, seated at this table...) is not checked here: a record
-that is well formed and signed is always stored, and ``results.integrity`` decides, every time
-results are computed, whether it counts or waits in quarantine for a referee.
+Where a record goes is decided here once, from its box's binding history (``placement``): a
+record its box was not bound to where it says when it was made is stored with a ``Held`` row
+(why, and in which tournament's quarantine it waits), and the answer says so (``place``). The
+rest of integrity (is the player registered, seated at this table...) is ``results.integrity``'s,
+every time results are computed.
+
+One bad record never takes others down: a batch answers per record, and should the database
+refuse a batch the checks let through, its records are stored one by one, each answered for
+itself (a value the database cannot store: 400 for that record alone).
 
 The rows are written with plain SQL (``sql``) rather than the ORM: an upload is a few small
 inserts, and building them through the ORM cost more CPU than everything else the upload does
@@ -20,12 +26,12 @@ import json
 import threading
 from typing import Any, Optional
 
-from django.db import IntegrityError, connection, transaction
+from django.db import DataError, IntegrityError, connection, transaction
 from django.utils import timezone
 
 from host_tools.server.errors import BadRecord
 
-from . import contract, hand_row, sql
+from . import contract, hand_row, placement, sql
 from .contract import Record
 from .models import Correction
 
@@ -39,22 +45,36 @@ def record_values(row: Record, now) -> tuple:
             row.payload[1:].decode("utf-8"), seats, b.get("time"), now)
 
 
-def _save_rows(rows: list[Record]) -> None:
-    """Inside a transaction: the records, their hand / correction rows, links between a hand and
-    the device corrections that arrived before it, and the results versions."""
+def _save_rows(rows: list[Record]) -> list[dict]:
+    """Inside a transaction: the records, where each goes (``placement``: the held ones' rows),
+    their hand / correction rows, links between a hand and the device corrections that arrived
+    before it, and the results versions. Returns each record's ``place``."""
     s = sql.statements(connection)
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    at = timezone.now()
+    now = connection.ops.adapt_datetimefield_value(at)
+    received = at.timestamp()
     hands: dict = {}  # (device, seq) -> (hand columns)
     corrections = []
     touched = set()
+    history = placement.histories(connection, {r.device for r in rows if r.kind != "correction"})
+    known = placement.existing(connection, {r.tournament for r in rows})
+    places, held = [], []
     with connection.cursor() as c:
         for r, rid in zip(rows, _insert_records(c, s, rows, now)):
+            h = placement.held(r.device, r.body, history.get(r.device, ()), received, known)
+            places.append(placement.answer(r.body, h))
+            if h is not None:
+                held.append((rid, h[0], h[1], h[2][:400]))
+                if h[0]:
+                    touched.add(h[0])
             if r.tournament:
                 touched.add(r.tournament)
             if r.kind == "hand":
                 hands[(r.device, r.seq)] = hand_row.insert_values(hand_row.from_record(r.body, rid, r.device))
             elif r.kind == "correction":
                 corrections.append((r, rid))
+        if held:
+            c.executemany(s.insert_held, held)
         if hands:
             c.executemany(s.insert_hand, list(hands.values()))
         if corrections:
@@ -64,6 +84,7 @@ def _save_rows(rows: list[Record]) -> None:
         if touched:
             ids = sorted(touched)
             c.execute(s.bump.replace("{marks}", sql.marks(len(ids))), ids)
+    return places
 
 
 def _insert_records(c, s, rows: list, now) -> list:
@@ -154,11 +175,19 @@ def store_envelope(env: contract.Envelope) -> tuple[int, dict]:
     except BadRecord as e:
         return 400, {"error": str(e)}
     if existing is None:
-        if _group_commit(rec):
-            return 201, {"status": "stored", "device": env.device, "seq": env.seq}
+        try:
+            place = _group_commit(rec)
+        except DataError as e:  # a value the checks let through and the database refuses
+            return 400, {"error": "the database cannot store this record: %s" % _first_line(e)}
+        if place is not None:
+            return 201, {"status": "stored", "device": env.device, "seq": env.seq, "place": place}
         # a concurrent upload of the same (device, seq) won the race
         existing = sql.key_and_payload(connection, env.device, env.seq)[1] or b""
     return _known(env, existing)
+
+
+def _first_line(e: Exception) -> str:
+    return (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
 
 
 # Group commit. Every acknowledged upload is on disk (SQLite synchronous=FULL, PostgreSQL's
@@ -170,9 +199,10 @@ _queue_lock = threading.Lock()
 _writer = threading.Lock()
 
 
-def _group_commit(row: Record) -> bool:
-    """Store one record with whatever else is waiting; False: (device, seq) was taken meanwhile."""
-    slot = {"row": row, "ok": None}
+def _group_commit(row: Record) -> Optional[dict]:
+    """Store one record with whatever else is waiting: its ``place``; None: (device, seq) was
+    taken meanwhile. Raises DataError when the database refuses this record itself."""
+    slot: dict = {"row": row, "place": None, "ok": None}
     with _queue_lock:
         _queue.append(slot)
     with _writer:
@@ -182,25 +212,26 @@ def _group_commit(row: Record) -> bool:
                 _queue.clear()
             try:
                 with transaction.atomic():
-                    _save_rows([x["row"] for x in batch])
-                ok = True
-            except IntegrityError:  # one of them raced another upload: each on its own
-                ok = False
-            for x in batch:
-                x["ok"] = ok
+                    places = _save_rows([x["row"] for x in batch])
+                for x, p in zip(batch, places):
+                    x["ok"], x["place"] = True, p
+            except (IntegrityError, DataError):  # one of them raced another upload, or is refused: each on its own
+                for x in batch:
+                    x["ok"] = False
     if slot["ok"]:
-        return True
+        return slot["place"]
     try:
         with transaction.atomic():
-            _save_rows([row])
-        return True
+            return _save_rows([row])[0]
     except IntegrityError:
-        return False
+        return None
 
 
-def _known(env: contract.Envelope, existing: bytes) -> tuple[int, dict]:
+def _known(env: contract.Envelope, existing: bytes, place: Optional[dict] = None) -> tuple[int, dict]:
     if existing == env.payload:
-        return 200, {"status": "known", "device": env.device, "seq": env.seq}
+        if place is None:
+            place = placement.stored(connection, [(env.device, env.seq)]).get((env.device, env.seq))
+        return 200, {"status": "known", "device": env.device, "seq": env.seq, "place": place}
     return 409, {"error": "record %s/%d is stored with a different payload; the stored one is kept" % (env.device, env.seq)}
 
 
@@ -229,20 +260,22 @@ def store_batch(items: list) -> list[tuple[int, dict]]:
         by_dev.setdefault(r.device, []).append(r.seq)
     stored = sql.payloads(connection, by_dev)
     new: list[tuple[int, Record]] = []
+    again = [(r.device, r.seq) for r in rows.values() if (r.device, r.seq) in stored]
+    places = placement.stored(connection, again) if again else {}
     for i, r in rows.items():
         k = (r.device, r.seq)
         if k in stored:
-            out[i] = _known(envs[i], stored[k])
+            out[i] = _known(envs[i], stored[k], places.get(k))
             continue
         stored[k] = r.payload  # a repeat later in the same batch compares with this one
         new.append((i, r))
     if new:
         try:
             with transaction.atomic():
-                _save_rows([r for _, r in new])
-            for i, r in new:
-                out[i] = (201, {"status": "stored", "device": r.device, "seq": r.seq})
-        except IntegrityError:  # raced with another upload: store them one by one
+                got = _save_rows([r for _, r in new])
+            for (i, r), place in zip(new, got):
+                out[i] = (201, {"status": "stored", "device": r.device, "seq": r.seq, "place": place})
+        except (IntegrityError, DataError):  # raced with another upload, or one the database refuses: one by one
             for i, _ in new:
                 out[i] = store_one(items[i])
     assert all(o is not None for o in out)

@@ -5,6 +5,13 @@ gets one ``Hand`` row with the fields the results need as plain columns (players
 seat), so standings never decode payloads; a referee's hand entered by hand is a ``Hand``
 without a record. A ``Correction`` replaces a hand's deltas (the latest referee correction wins
 over every device correction). A ``Ruling`` is a referee's decision on a quarantined record.
+
+Where a box belongs: ``Device.tournament`` and ``table`` are its binding now, ``Binding`` its
+history (one row per tournament and table, from when until when). A record is placed at the
+door (``placement``, when it is stored) against that history: one its box was not bound to
+where it says when it was made gets a ``Held`` row (its reason, and the tournament whose
+quarantine it waits in); a session keyed in at the box, naming no tournament of this server,
+waits there until a referee ``Claim``s it for a session and table.
 """
 from __future__ import annotations
 
@@ -22,7 +29,9 @@ class Device(models.Model):
     # where the box plays: the config the sync tool fetches comes from this binding
     tournament = models.ForeignKey("tournaments.Tournament", null=True, blank=True, on_delete=models.SET_NULL, related_name="devices")
     table = models.PositiveIntegerField(null=True, blank=True)
-    reported_head = models.BigIntegerField(null=True, blank=True)  # journal head the sync tool saw last
+    # the box's journal head, from the last report signed with its key (``POST /api/boxes/ID/head``),
+    # and that report's time: the Boxes page's "not synced" count (display only)
+    reported_head = models.BigIntegerField(null=True, blank=True)
     reported_at = models.DateTimeField(null=True, blank=True)
     referee_called_at = models.DateTimeField(null=True, blank=True)  # the box's referee key (``referee_call``)
 
@@ -135,3 +144,54 @@ class Ruling(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+
+class Binding(models.Model):
+    """One stretch of a box's binding history: in ``tournament`` (at ``table``, or at none) from
+    ``since`` until ``until`` (None: now). A box that belongs to no tournament has no open row.
+    Rows are only ever added and closed, never changed otherwise: the records placed against
+    them stay placed. The tournament is kept as its id (the history outlives a tournament)."""
+
+    device = models.ForeignKey(Device, on_delete=models.CASCADE, related_name="bindings")
+    tournament = models.CharField(max_length=ID_MAX)
+    table = models.PositiveIntegerField(null=True, blank=True)
+    since = models.DateTimeField()
+    until = models.DateTimeField(null=True, blank=True)
+    by = models.CharField(max_length=150)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["device", "since"], name="binding_by_device")]
+
+
+class Claim(models.Model):
+    """A referee's claim of a session keyed in at a box (the records named a tournament this
+    server does not have): its records now count at ``session`` and ``table`` of
+    ``tournament``, the players keyed at the box mapped to registered ones (``players``)."""
+
+    tournament = models.CharField(max_length=ID_MAX, db_index=True)
+    device = models.CharField(max_length=ID_MAX)
+    session = models.BigIntegerField()
+    table = models.BigIntegerField()
+    named = models.JSONField()  # what the box recorded: {"tournament", "session", "table"}
+    players = models.JSONField(default=dict)  # keyed at the box -> registered (only those that differ)
+    referee = models.CharField(max_length=150)
+    reason = models.CharField(max_length=1000, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+
+class Held(models.Model):
+    """A record the door did not place at the table it names (``placement``): why, and the
+    tournament whose quarantine it waits in (the one it names; for a record naming no tournament
+    of this server, the one its box was bound to when it arrived, or None). ``unknown_tournament``:
+    it names no tournament here; a referee ``claim``s it (or rejects it). Written with the record, never
+    changed but for the claim."""
+
+    record = models.OneToOneField(Record, on_delete=models.PROTECT, primary_key=True, related_name="held")
+    tournament = models.CharField(max_length=ID_MAX, null=True, db_index=True)
+    unknown_tournament = models.BooleanField(default=False)
+    reason = models.CharField(max_length=400)
+    claim = models.ForeignKey(Claim, null=True, blank=True, on_delete=models.PROTECT, related_name="records")

@@ -15,21 +15,10 @@ from host_tools.server.tournaments import audit, formats
 from host_tools.server.tournaments.actions import bump, get
 from host_tools.server.tournaments.models import Player
 
-from . import hand_row
+from . import hand_row, invariants
 from .contract import POINTS
 from .models import Correction, Hand, Record, Ruling
-
-
-def counted_hand(tid: str, session: int, table: int, number: int) -> Hand:
-    """The hand that counts for (session, table, number)."""
-    res = cache.result(tid)
-    tb = res.tables.get((session, table))
-    row = None
-    if tb is not None:
-        row = next((h for h in tb.hands if h.number == number), None)
-    if row is None:
-        raise NotFound("no counted hand %d at session %d table %d" % (number, session, table))
-    return Hand.objects.get(id=row.id)
+from .rescore import counted_hand, keyed, settle_keyed
 
 
 def _int(v, what: str, lo: int, hi: int) -> int:
@@ -61,6 +50,10 @@ def correct(actor: str, tid: str, session: int, table: int, number: int, points:
     if not reason.strip():
         raise Invalid("give a reason")
     deltas = [0 if p is None else pts[p] - dd.get(p, 0) for p in h.seats]
+    try:  # the same door as every other way a result enters
+        invariants.correction(deltas, [0 if p is None else dd.get(p, 0) for p in h.seats])
+    except invariants.Unbalanced as e:
+        raise Invalid(str(e)) from None
     with transaction.atomic():
         before = h.deltas
         prev = Correction.objects.filter(hand=h).order_by("-id").first()
@@ -78,8 +71,6 @@ def enter_hand(actor: str, tid: str, session: int, table: int, number: int, seat
     """A whole hand keyed by a referee (the box failed): the players by seat, the dealer, and
     the table's events in the settle protocol's form (win: notation and flags; kongs;
     penalties); rules_min settles it with the tournament's rule set."""
-    from .rescore import keyed, settle_keyed
-
     t = get(tid)
     rules = formats.of(t).rules
     if not 1 <= session <= formats.MAX_SESSION or not 1 <= table <= formats.MAX_TABLE or not 1 <= number <= 10000:

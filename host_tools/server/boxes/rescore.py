@@ -11,20 +11,35 @@ from typing import Optional
 
 from django.db import transaction
 
-from host_tools.server.errors import Invalid
+from host_tools.server.errors import Invalid, NotFound
+from host_tools.server.results import cache
 from host_tools.server.tournaments import audit, formats
 from host_tools.server.tournaments.actions import bump, get
 
-from . import hand_row
+from . import hand_row, invariants
 from .models import Correction, Hand
+
+def counted_hand(tid: str, session: int, table: int, number: int) -> Hand:
+    """The hand that counts for (session, table, number)."""
+    res = cache.result(tid)
+    tb = res.tables.get((session, table))
+    row = None
+    if tb is not None:
+        row = next((h for h in tb.hands if h.number == number), None)
+    if row is None:
+        raise NotFound("no counted hand %d at session %d table %d" % (number, session, table))
+    return Hand.objects.get(id=row.id)
+
+
 
 # the columns of a hand's row that a re-scoring replaces (the rest: who, where, when)
 FIGURES = ("dealer", "winners", "discarder", "fans", "fan_names", "deductions")
 
 
 def settle_keyed(rules: str, seats: list, dealer, prevalent_wind, events, options: Optional[dict] = None):
-    """The hand settled by rules_min (``settle_request.settle``), or Invalid saying why not. A
-    three-player table's empty chair is the settle protocol's ``absent`` seat, as on the box."""
+    """The hand settled by rules_min (``settle_request.settle``) and held to the invariants of every
+    result (``invariants.hand``), or Invalid saying why not. A three-player table's empty chair is
+    the settle protocol's ``absent`` seat, as on the box."""
     from rules_min.settle_request import settle
 
     if options is None and None in seats:
@@ -37,6 +52,10 @@ def settle_keyed(rules: str, seats: list, dealer, prevalent_wind, events, option
     for i, p in enumerate(seats):
         if p is None and h.deltas()[i]:
             raise Invalid("the empty seat cannot score")
+    try:  # the same door as every other way a result enters (boxes/invariants.py)
+        invariants.hand(h.deltas(), h.settled())
+    except invariants.Unbalanced as e:
+        raise Invalid("the hand does not add up: %s" % e) from None
     return h
 
 
@@ -49,8 +68,6 @@ def rescore(actor: str, tid: str, session: int, table: int, number: int, dealer:
             reason: str) -> Correction:
     """Correct counted hand ``number`` by its tiles: its seats stay, everything else is settled
     again from ``events``. Stored as a referee's correction (the record stays as signed)."""
-    from .referee import counted_hand
-
     t = get(tid)
     if not reason.strip():
         raise Invalid("give a reason")

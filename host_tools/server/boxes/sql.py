@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .hand_row import COLUMNS as HAND_COLUMNS
-from .models import Correction, Device, Hand, Record
+from .models import Correction, Device, Hand, Held, Record
 
 RECORD_COLUMNS = ("device_id", "seq", "payload", "sig", "kind", "tournament", "session", "table", "hand", "body", "seats", "time", "received_at")
+HELD_COLUMNS = ("record_id", "tournament", "unknown_tournament", "reason")
 CORRECTION_COLUMNS = ("hand_id", "target_device", "target_seq", "tournament", "source", "record_id", "deltas", "reason", "referee", "created_at")
 JSON_COLUMNS = {"body", "fan_names", "deltas"}
 
@@ -20,6 +21,7 @@ class Statements:
     record_ids: str  # {marks}: one per seq of one device
     insert_hand: str
     insert_correction: str
+    insert_held: str
     hands_by_seq: str  # {marks}: one placeholder per seq
     early_corrections: str  # {marks}: one per device
     link_correction: str
@@ -52,6 +54,7 @@ def statements(connection) -> Statements:
             record_ids="SELECT seq, id FROM %s WHERE device_id = %%s AND seq IN ({marks})" % q(r),
             insert_hand=_insert(q, h, HAND_COLUMNS, cast),
             insert_correction=_insert(q, c, CORRECTION_COLUMNS, cast),
+            insert_held=_insert(q, Held._meta.db_table, HELD_COLUMNS, cast),
             hands_by_seq="SELECT h.id, h.tournament, r.seq FROM %s h JOIN %s r ON r.id = h.record_id WHERE r.device_id = %%s AND r.seq IN ({marks})"
                          % (q(h), q(r)),
             early_corrections="SELECT id, target_device, target_seq FROM %s WHERE hand_id IS NULL AND target_device IN ({marks})" % q(c),

@@ -1,12 +1,14 @@
 """A table's box swapped for another (a box died at the table): the binding only, through the
 boxes' one bind action, in one transaction. The old box stays with the tournament as a spare
 (bound to no table), so its records, recovered later, still count. What the new box must carry
-over from the table (next hand, dealer, scores, time) is the box config's business."""
+over from the table (next hand, dealer, scores, time) is the box config's business. The spare is
+one of this tournament's boxes: a box that belongs to no tournament is given one by a server
+administrator only (``ownership``), never picked up through a swap."""
 from __future__ import annotations
 
 from django.db import transaction
 
-from host_tools.server.errors import Conflict, Invalid, NotFound
+from host_tools.server.errors import Conflict, Forbidden, Invalid, NotFound
 from host_tools.server.tournaments import audit, formats
 
 from .actions import bind
@@ -15,8 +17,8 @@ from .models import Device
 
 def swap_box(actor: str, tid: str, table: int, device: str) -> Device:
     """Bind ``device`` to ``table`` of tournament ``tid`` in place of the box bound there. The new
-    box is a spare: bound to no tournament, or to this one without a table (never taken from
-    another table or another tournament)."""
+    box is a spare: this tournament's, bound to no table (never taken from another table, another
+    tournament or from none)."""
     if isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= formats.MAX_TABLE:
         raise Invalid("table must be 1..10000")
     with transaction.atomic():
@@ -25,7 +27,9 @@ def swap_box(actor: str, tid: str, table: int, device: str) -> Device:
             raise NotFound("no box %r" % device)
         if not new.active:
             raise Invalid("box %s is deactivated" % device)
-        if new.tournament_id not in (None, tid):
+        if new.tournament_id is None:
+            raise Forbidden("box %s belongs to no tournament: only a server administrator can give it one" % device)
+        if new.tournament_id != tid:
             raise Conflict("box %s belongs to tournament %s" % (device, new.tournament_id))
         if new.tournament_id == tid and new.table == table:
             raise Conflict("box %s is already at table %d" % (device, table))
@@ -40,8 +44,6 @@ def swap_box(actor: str, tid: str, table: int, device: str) -> Device:
 
 
 def spares(tid: str) -> list:
-    """Boxes that can take over a table: active, bound to no tournament or to this one without a table."""
-    from django.db.models import Q
-
-    q = Device.objects.filter(active=True).filter(Q(tournament__isnull=True) | Q(tournament_id=tid, table__isnull=True))
+    """Boxes that can take over a table: active, this tournament's, bound to no table."""
+    q = Device.objects.filter(active=True, tournament_id=tid, table__isnull=True)
     return list(q.order_by("id").values_list("id", "label"))

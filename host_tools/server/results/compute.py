@@ -236,6 +236,19 @@ def tables_of(snap: Snapshot, verdict: integrity.Verdict, every_hand: bool = Fal
 
 
 def _quarantine_list(snap: Snapshot, verdict: integrity.Verdict) -> list:
+    waiting = {u["record"] for u in snap.unclaimed}
+    out = [q for q in _quarantine_checked(snap, verdict) if q["record"] not in waiting]
+    # records naming no tournament here (a session keyed in at a box bound here): a referee
+    # claims them for a session and table, or rejects them; accepting them as they are means nothing
+    for u in snap.unclaimed:
+        rejected = snap.rulings.get(u["record"]) == "reject"
+        out.append({"record": u["record"], "kind": u["kind"], "device": u["device"], "seq": u["seq"], "session": u["session"],
+                    "table": u["table"], "hand": u["hand"], "problems": [u["reason"]], "accepted": False, "rejected": rejected,
+                    "acceptable": False, "claimable": not rejected, "named": u["named"]})
+    return out
+
+
+def _quarantine_checked(snap: Snapshot, verdict: integrity.Verdict) -> list:
     if not verdict.problems and not verdict.rejected:
         return []
     info = {}
@@ -254,7 +267,7 @@ def _quarantine_list(snap: Snapshot, verdict: integrity.Verdict) -> list:
         kind, dev, seq, s, t, n = info.get(rid, ("record", None, None, None, None, None))
         out.append({"record": rid, "kind": kind, "device": dev, "seq": seq, "session": s, "table": t, "hand": n,
                     "problems": verdict.problems.get(rid, ["rejected by a referee"]), "accepted": rid in verdict.accepted,
-                    "rejected": rid in verdict.rejected, "acceptable": integrity.acceptable(verdict.problems.get(rid, []))})
+                    "rejected": rid in verdict.rejected, "acceptable": integrity.acceptable(verdict.problems.get(rid, [])), "claimable": False})
     return out
 
 

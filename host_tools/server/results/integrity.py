@@ -1,6 +1,7 @@
-"""Which stored records count: every record is checked against the registration, the published
-seating and the box's binding, every time results are computed (so registering a player or
-publishing a seating later clears a record by itself).
+"""Which stored records count: every record is checked against the registration and the published
+seating every time results are computed (so registering a player or publishing a seating later
+clears those problems by itself), and against its box's binding history once, at the door
+(``boxes.placement``: the records held there, ``Snapshot.held``, stay held whatever comes later).
 
 A record with a problem is quarantined: it stays stored, is listed for the referee with its
 problems, is flagged on the standings page, and counts only after a referee accepts it (a
@@ -10,8 +11,9 @@ problems, is flagged on the standings page, and counts only after a referee acce
 * a player who is not registered in the tournament;
 * a player seated at another table of the published seating of that session, or a session
   with no published seating (not checked for the survival event, whose tables form live);
-* a box bound to another tournament or table (checked for the latest published session only:
-  boxes move between tables from one session to the next);
+* a box that was not bound to this tournament and table when the record was made (decided at
+  the door from the binding history, for every session: ``Snapshot.held``; only a ruling lets
+  such a record count);
 * a table naming more than four players, or a player at two tables of one session (checked
   without a seating too, so they are caught in the survival event as well);
 * a hand number stored twice for one table (the first one counts);
@@ -65,10 +67,8 @@ def check(snap: Snapshot) -> Verdict:
     summed with the snapshot, a table has a few. Only when a group has a problem are its records
     read one by one (``Snapshot.load_hands`` of its table) to carry it."""
     v = Verdict()
-    tid = snap.tournament["id"]
     registered = {p["id"] for p in snap.players}
     check_seating = not formats.get(snap.tournament["format"]).live_tables
-    latest = max(snap.seatings, default=None)
     seat_of: dict = {}  # (session, player) -> table, published seatings
     for s, tables in snap.seatings.items():
         for t, ps in tables.items():
@@ -96,12 +96,6 @@ def check(snap: Snapshot) -> Verdict:
         if rp:
             flag(key, rp)
             continue
-        b = snap.bindings.get(dev) if s == latest else None
-        if b is not None:
-            if b[0] != tid:
-                flag(key, "box %s is bound to tournament %s" % (dev, b[0]))
-            elif b[1] is not None and b[1] != t:
-                flag(key, "box %s is bound to table %d, the record says table %d" % (dev, b[1], t))
         seated = check_seating and s in snap.seatings
         if check_seating and not seated:
             flag(key, "session %d has no published seating" % s)
@@ -180,6 +174,9 @@ def check(snap: Snapshot) -> Verdict:
                 v.add(other.record_id, "hand %d of session %d table %d was entered again by a referee" % (h.number, h.session, h.table))
             else:
                 v.add(h.record_id, "hand %d of session %d table %d is stored twice (the first counts; key a correction instead)" % (h.number, h.session, h.table))
+    # held at the door: the box was not bound here when the record was made
+    for rid, why in snap.held.items():
+        v.add(rid, why)
     # device corrections: only of the box's own records
     for c in snap.corrections:
         if c.source == "device" and c.hand_id is not None and c.hand_device != c.record_device:

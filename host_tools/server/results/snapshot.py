@@ -101,7 +101,6 @@ class Snapshot:
     tournament: dict  # id, name, format, settings, results_version and the event's details (actions.DETAILS)
     players: list  # dicts: id, name, draw, ema_id, country, substitute, withdrawn_from, family_name
     seatings: dict  # session -> {table: [players]} (published ones only)
-    bindings: dict  # device -> (tournament, table)
     starts: list
     ends: list
     corrections: list
@@ -119,6 +118,12 @@ class Snapshot:
     survival: Optional[object] = None  # survival.snapshot.SurvivalData of a survival event
     absences: dict = field(default_factory=dict)  # session -> players marked absent
     starts_at: dict = field(default_factory=dict)  # session -> its official start (epoch seconds)
+    # records of this tournament the door held (boxes.placement): record id -> why (their box was
+    # not bound there when they were made); their hands' tables are ``special``
+    held: dict = field(default_factory=dict)
+    # records naming no tournament of this server, waiting here for a referee to claim them (a
+    # session keyed in at a box bound here): dicts {record, kind, device, seq, session, table, hand, reason, named}
+    unclaimed: list = field(default_factory=list)
     extra_minutes: dict = field(default_factory=dict)  # (session, table or None: every table) -> minutes given
     table_ends: dict = field(default_factory=dict)  # (session, table) -> a referee's end: {"hands", "referee", "reason"}
     reseats: list = field(default_factory=list)  # dicts: session, table, first_hand, last_hand, players, in order
@@ -213,7 +218,7 @@ def load(tid: str) -> Snapshot:
     """Read one tournament (raises Tournament.DoesNotExist)."""
     from django.db import connection
 
-    from host_tools.server.boxes.models import Correction, Device, Hand, Record, Ruling
+    from host_tools.server.boxes.models import Claim, Correction, Device, Hand, Held, Record, Ruling
     from host_tools.server.tournaments import formats
     from host_tools.server.tournaments.models import (Absence, Penalty, Player, Playoff, Reseat, SeatingTable, SessionStart, TableEnd,
                                                       TimeExtension, Tournament)
@@ -244,7 +249,6 @@ def load(tid: str) -> Snapshot:
     table_ends = {(s, tb): {"hands": n, "referee": who, "reason": why}
                   for s, tb, n, who, why in TableEnd.objects.filter(tournament_id=tid).values_list("session", "table", "hands", "referee", "reason")}
     reseats = list(Reseat.objects.filter(tournament_id=tid).order_by("id").values("session", "table", "first_hand", "last_hand", "players"))
-    bindings = {d: (bt, tb) for d, bt, tb in Device.objects.filter(tournament__isnull=False).values_list("id", "tournament_id", "table")}
     q = connection.ops.quote_name
     groups: dict = {}
     special: set = set()
@@ -273,6 +277,11 @@ def load(tid: str) -> Snapshot:
         c.execute("SELECT id, device_id, seq, session, %s, %s, time FROM %s WHERE tournament = %%s AND kind = 'session_end' ORDER BY id"
                   % (q("table"), ends_sql, Record._meta.db_table), [tid])
         ends = [EndRow(rid, dev, seq, s, tb, hands, dict(_json(ms)), time or 0) for rid, dev, seq, s, tb, ms, hands, time in c.fetchall()]
+        held, unclaimed = _held(c, q, tid, Held, Record, Device)
+        for rid, (_why, kind, s, tb) in held.items():
+            if kind == "hand" and s is not None and tb is not None:
+                special.add((s, tb))
+        _claimed(c, q, tid, Held, Claim, Record, starts, ends)
     for r in reseats:  # re-attributed hands are read one by one
         special.add((r["session"], r["table"]))
     for k, sp in spans.items():
@@ -302,5 +311,39 @@ def load(tid: str) -> Snapshot:
             special.add((s, tb))
     penalties = list(Penalty.objects.filter(tournament_id=tid, revoked=False).values("id", "session", "player", "kind", "minutes", "points", "game", "reason"))
     playoffs = list(Playoff.objects.filter(tournament_id=tid).order_by("id").values("id", "session", "table", "scores"))
-    return Snapshot(dict(t), players, seatings, bindings, starts, ends, corrections, rulings, penalties, playoffs, t["results_version"],
-                    groups, special, max_hand, {}, read_hands, survival, absences, starts_at, extra_minutes, table_ends, reseats)
+    return Snapshot(dict(t), players, seatings, starts, ends, corrections, rulings, penalties, playoffs, t["results_version"],
+                    groups, special, max_hand, {}, read_hands, survival, absences, starts_at, held={rid: h[0] for rid, h in held.items()},
+                    unclaimed=unclaimed, extra_minutes=extra_minutes, table_ends=table_ends, reseats=reseats)
+
+
+def _held(c, q, tid: str, Held, Record, Device) -> tuple[dict, list]:
+    """The records held at the door that are this tournament's to rule on: those naming it
+    (record id -> (why, kind, session, table)), and those naming no tournament here that wait
+    for a claim in it (its box was bound here when they arrived, or, bound nowhere then, is now)."""
+    h, r, d = Held._meta.db_table, Record._meta.db_table, Device._meta.db_table
+    c.execute("SELECT h.record_id, h.reason, r.kind, r.session, r.%s FROM %s h JOIN %s r ON r.id = h.record_id "
+              "WHERE h.tournament = %%s AND NOT h.unknown_tournament AND h.claim_id IS NULL" % (q("table"), h, r), [tid])
+    held = {rid: (why, kind, s, tb) for rid, why, kind, s, tb in c.fetchall()}
+    c.execute("SELECT h.record_id, h.reason, r.device_id, r.seq, r.kind, r.tournament, r.session, r.%s, r.hand FROM %s h JOIN %s r ON r.id = h.record_id "
+              "WHERE h.unknown_tournament AND h.claim_id IS NULL AND (h.tournament = %%s OR (h.tournament IS NULL AND r.device_id IN "
+              "(SELECT id FROM %s WHERE tournament_id = %%s))) ORDER BY r.device_id, r.seq" % (q("table"), h, r, d), [tid, tid])
+    unclaimed = [{"record": rid, "reason": why, "device": dev, "seq": seq, "kind": kind, "named": named, "session": s, "table": tb, "hand": n}
+                 for rid, why, dev, seq, kind, named, s, tb, n in c.fetchall()]
+    return held, unclaimed
+
+
+def _claimed(c, q, tid: str, Held, Claim, Record, starts: list, ends: list) -> None:
+    """The session and session_end records of sessions claimed for this tournament, at the
+    session and table they were claimed for, their players mapped (their hands were moved by
+    the claim itself: ``boxes.claims``)."""
+    h, cl, r = Held._meta.db_table, Claim._meta.db_table, Record._meta.db_table
+    c.execute("SELECT r.id, r.device_id, r.seq, r.kind, r.body, r.time, cl.session, cl.%s, cl.players FROM %s h JOIN %s cl ON cl.id = h.claim_id "
+              "JOIN %s r ON r.id = h.record_id WHERE cl.tournament = %%s AND r.kind IN ('session', 'session_end') ORDER BY r.id"
+              % (q("table"), h, cl, r), [tid])
+    for rid, dev, seq, kind, body, time, s, tb, players in c.fetchall():
+        b, m = _json(body), _json(players) or {}
+        if kind == "session":
+            starts.append(StartRow(rid, dev, seq, s, tb, tuple(None if p is None else m.get(p, p) for p in b["seats"]), time or 0))
+        else:
+            ends.append(EndRow(rid, dev, seq, s, tb, b["hands"], {m.get(p, p): v for p, v in b["match_scores"].items()}, time or 0))
+

@@ -257,3 +257,12 @@ class RulingForm(forms.Form):
     record = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     decision = forms.ChoiceField(choices=[("accept", "accept"), ("reject", "reject")], widget=forms.HiddenInput)
     reason = forms.CharField(label=_("Reason"), required=False, max_length=1000)
+
+
+class ClaimForm(forms.Form):
+    """One step: the records of a session keyed in at a box, for a session and table."""
+
+    device = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    seq = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**32 - 1)
+    session = forms.IntegerField(label=_("Session"), min_value=1, max_value=MAX_SESSION)
+    table = forms.IntegerField(label=_("Table"), min_value=1, max_value=MAX_TABLE)

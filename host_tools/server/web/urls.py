@@ -24,6 +24,7 @@ urlpatterns = [
     path("t/<str:tid>/manage/accounts", manage.accounts),
     path("t/<str:tid>/manage/audit", manage.audit_log),
     path("t/<str:tid>/manage/boxes", boxes.boxes_page),
+    path("t/<str:tid>/manage/boxes/<str:device>", boxes.box_page),
     path("t/<str:tid>/manage/seating/", seating.overview),
     path("t/<str:tid>/manage/seating/<int:session>", seating.session_page),
     path("t/<str:tid>/referee/", referee.home),

@@ -1,4 +1,4 @@
-"""Log in and out (django-axes throttles failures per account and per address)."""
+"""Log in and out (django-axes throttles failures per address: settings.AXES_*)."""
 from __future__ import annotations
 
 from django.contrib.auth import views as auth_views
@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 
 def locked_out(request, credentials=None, *args, **kwargs):
-    """What axes answers once an account or address is locked: 429, JSON for the API."""
+    """What axes answers once an address is locked: 429, JSON for the API."""
     if request.path.startswith("/api/"):
         return JsonResponse({"error": "too many failed logins: try again later"}, status=429)
     return HttpResponse(_("Too many failed logins: try again in 15 minutes."), status=429, content_type="text/plain; charset=utf-8")

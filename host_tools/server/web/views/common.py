@@ -64,7 +64,7 @@ def attempt(request, form, fn, ok_message: str):
     """Run a domain action; its refusal becomes a form error (and nothing changes)."""
     try:
         out = fn()
-    except (errors.Invalid, errors.Conflict, errors.NotFound) as e:
+    except (errors.Invalid, errors.Conflict, errors.NotFound, errors.Forbidden) as e:
         if form is not None:
             form.add_error(None, str(e))
         else:

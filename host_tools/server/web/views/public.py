@@ -51,6 +51,8 @@ def board(request, tid):
     sessions = sorted({s for s, _ in res.tables} | set(Seating.objects.filter(tournament=t, published_at__isnull=False).values_list("session", flat=True)))
     current = int(request.GET["session"]) if numeric.digits(request.GET.get("session", ""), 5) else (sessions[-1] if sessions else 1)
     seat = Seating.objects.filter(tournament=t, session=current).first()
+    if seat is not None and seat.published_at is None and not permissions.can(request.user, t.id, "organizer"):
+        seat = None  # a draft is the organizers' alone
     seated = {x.table: x.players for x in seat.tables.all()} if seat else {}
     box_by_table = {b["table"]: b for b in boxes.status(t.id) if b["table"] is not None}
     now = int(time.time())

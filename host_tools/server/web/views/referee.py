@@ -3,13 +3,14 @@ player, play-offs, more time for a session, and every seated table (its page, ``
 where hands are entered and corrected)."""
 from __future__ import annotations
 
-from host_tools.server import numeric
+from host_tools.server import errors, numeric
 
+from django.contrib import messages
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from host_tools.server.boxes import referee
+from host_tools.server.boxes import claims, referee
 from host_tools.server.tournaments import clock, formats
 from host_tools.server.tournaments import referee as tref
 from host_tools.server.tournaments.models import Penalty, Player, SeatingTable
@@ -36,6 +37,18 @@ def home(request, t):
             if f.is_valid():
                 d = f.cleaned_data
                 attempt(request, None, lambda: referee.rule(who, t.id, d["record"], d["decision"], d["reason"]), _("Ruling saved."))
+            return redirect(request.path)
+        if a == "claim":
+            f = forms.ClaimForm(request.POST)
+            if f.is_valid():
+                d = f.cleaned_data
+                try:
+                    c = claims.claim(who, t.id, d["device"], d["seq"], d["session"], d["table"])
+                except (errors.Invalid, errors.Conflict, errors.NotFound) as e:
+                    messages.error(request, str(e))
+                else:
+                    messages.success(request, _("%(n)d records claimed for session %(s)d table %(t)d.")
+                                     % {"n": len(c.record_ids), "s": c.session, "t": c.table})
             return redirect(request.path)
         if a == "penalty" and pen.is_valid():
             d = pen.cleaned_data
