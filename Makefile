@@ -144,10 +144,13 @@ bench-frozen: sim-mpy unix-frozen
 	$(BIN)/python bench/frozen_heap.py $(if $(filter command line environment,$(origin HEAP)),--heap $(HEAP))
 
 # Scoring and commit on the emulated Pico (bench/pico_score.py): the stock UF2 with the .mpy files,
-# and the frozen UF2 when `make pico-uf2` has built it. ~10 min of emulation on a busy machine.
+# and the frozen UF2 when `make pico-uf2` has built it; then time to the glass per screen, swept
+# hands and keys during flash writes with the flash's typical and maximum times
+# (bench/pico_glass.py). ~30 min of emulation on a busy machine.
 .PHONY: bench-pico
 bench-pico: venv pico-deps firmware
 	nice $(BIN)/python bench/pico_score.py
+	nice $(BIN)/python bench/pico_glass.py
 
 # The box online (issue 20): confirmation-to-projector latency with 50 boxes pushing at once and
 # 300 viewers on the live pages, push throughput (bench/push_latency.py); heap and loop time of the
@@ -291,7 +294,8 @@ pico-test: venv pico-deps firmware
 	$(BIN)/python -m pytest -q tests/pico --durations=8
 
 # The long runs of the emulated-Pico suite (PICO_FULL=1): every shipped scenario on both the stock
-# and the frozen UF2, the power-cut sweep over the whole 16-hand session (PICO_FULL_HANDS=N: fewer).
+# and the frozen UF2, the power-cut sweep over the whole 16-hand session (PICO_FULL_HANDS=N: fewer),
+# once with the W25Q16JV's typical erase/program times and once with its maximum ones.
 .PHONY: pico-test-full
 pico-test-full:
 	PICO_FULL=1 $(MAKE) --no-print-directory pico-test

@@ -64,12 +64,19 @@ class Table:
                 table.depth = 0
         setattr(self.j, name, timed)
 
+    def after_draw(self):
+        # the device loop's call once the screen is drawn (the erase of a record prepared ahead)
+        f = getattr(self.app, "after_draw", None)
+        if f is not None:
+            f()
+
     def press(self, k):
         before = self.j.last_seq
         pend = self.j._pend
         self.jt = 0
         t0 = time.ticks_us()
         self.app.press(k)
+        self.after_draw()
         dt = time.ticks_diff(time.ticks_us(), t0)
         if self.j.last_seq != before:
             print("C", self.j.last_seq, dt, self.jt)
@@ -86,6 +93,7 @@ class Table:
         self.jt = 0
         t0 = time.ticks_us()
         self.app.tap(uid, t)
+        self.after_draw()
         dt = time.ticks_diff(time.ticks_us(), t0)
         if self.j._pend is not None and self.j._pend is not pend:
             print("P", dt, self.jt)

@@ -30,6 +30,12 @@ sys.path.insert(0, ROOT)
 
 KEY_S = 0.6
 TAP_S = 1.0
+# A hand swept over the reader (issue 21): the tiles one after another, each 150-200 ms in the
+# field, one every SWEEP_PITCH_S; the box reads them all (bench/pico_glass.py measures it on the
+# emulated chip: every tile read once, the last one ~2.2 s after the first entered). The sweep
+# takes as long as the hand's motion: 13 pitches and the last tile's dwell.
+SWEEP_PITCH_S = 0.17
+SWEEP_DWELL_S = 0.2
 
 MCR = '{"rules": "mcr", "tournament": "T", "session": 1, "table": 1, "players": ["11", "12", "13", "14"], "first_dealer": 0}'
 SC = '{"rules": "sichuan", "tournament": "T", "session": 1, "table": 1, "players": ["21", "22", "23", "24"], "first_dealer": 0}'
@@ -136,6 +142,12 @@ HANDS = [
         ("keys", "C11#"),
         ("undo", "*"),
     ], 1, (0, 0)),
+    # the first hand again, its 14 tiles swept over the reader in one motion instead of tapped
+    ("MCR discard win, tiles swept", MCR, [
+        ("keys", "A13"),
+        ("sweep", "1s 3s 4s 4s 5s 5s 5s 6s 6s 6s 7s 7s 7s 2s"),
+        ("confirm", "1234"),
+    ], 4, (1, 0)),
 ]
 
 
@@ -147,13 +159,16 @@ def play(config, lines):
         sim.line("config " + config)
         n0 = sim.journal.last_seq
         t0 = None
-        n = {"keys": 0, "confirm": 0, "taps": 0, "undo": 0, "digits": 0}
+        n = {"keys": 0, "confirm": 0, "taps": 0, "undo": 0, "digits": 0, "swept": 0}
         for kind, text in lines:
             if t0 is None and kind != "setup":
                 t0 = getattr(sim, "now", 0)
             if kind == "tap":
                 sim.line("tap " + text)
                 n["taps"] += len(text.split())
+            elif kind == "sweep":
+                sim.line("tap " + text)  # the same reads, one motion
+                n["swept"] = len(text.split())
             else:
                 sim.line("keys " + text)
                 if kind != "setup":   # a step before the hand: not counted
@@ -173,9 +188,11 @@ def measure():
         ok = (committed, open_events) == want
         keys = n["undo"] if n["undo"] else n["keys"]
         presses = n["keys"] + n["confirm"] + n["undo"] + n["digits"]
+        sweep_s = (n["swept"] - 1) * SWEEP_PITCH_S + SWEEP_DWELL_S if n["swept"] else 0.0
         rows.append({
-            "hand": name, "keys": keys, "confirm": n["confirm"], "taps": n["taps"], "digits": n["digits"],
-            "seconds": round(presses * KEY_S + n["taps"] * TAP_S, 1), "scripted_s": n["scripted_ms"] / 1000,
+            "hand": name, "keys": keys, "confirm": n["confirm"], "taps": n["taps"] + n["swept"], "digits": n["digits"],
+            "swept": n["swept"],
+            "seconds": round(presses * KEY_S + n["taps"] * TAP_S + sweep_s, 1), "scripted_s": n["scripted_ms"] / 1000,
             "goal_keys": goal,
             "met": keys <= goal, "played": ok, "committed": committed, "open_events": open_events, "state": state,
             "message": msg,
@@ -185,7 +202,8 @@ def measure():
 
 def report(rows):
     out = ["table flow: keys besides the tiles and the seats' confirmations; scripted seconds on the",
-           "simulator's clock; table seconds at KEY_S %.1f s a key, TAP_S %.1f s a tap" % (KEY_S, TAP_S),
+           "simulator's clock; table seconds at KEY_S %.1f s a key, TAP_S %.1f s a tap, a swept hand %.2f s a tile"
+           " (the motion: %.2f s pitch)" % (KEY_S, TAP_S, SWEEP_PITCH_S, SWEEP_PITCH_S),
            "%-40s %5s %5s %5s %8s %6s  %s" % ("hand", "keys", "conf", "taps", "scripted", "table", "goal")]
     for r in rows:
         out.append("%-40s %5d %5d %5d %8.2f %6.1f  <= %d %s" % (

@@ -20,7 +20,9 @@ KEYPAD = {
     "rows": (6, 7, 8, 9),          # outputs, open-drain
     "cols": (10, 11, 12, 13),      # inputs with pull-ups
     "keymap": "123A456B789C*0#D",  # row-major, as printed on the usual 4x4 membrane keypad
-    "debounce": 3,
+    "debounce": 3,                 # scans a release must hold (5 ms apart: > the <= 5 ms bounce)
+    "eager": True,                 # a press counts at its first scan (firmware/drivers/keypad.py)
+    "settle_us": 10,               # the columns' recovery through the 80 kOhm pull-ups: ~4 us
 }
 FONT = 12                          # firmware/ui/glyphs_12.py: 128x64 screens
 JOURNAL = "/journal"               # littlefs on the Pico's 1.4 MB flash filesystem

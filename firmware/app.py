@@ -47,6 +47,7 @@ class App:
         self.view = layout.View()
         self._h = {}                  # state -> its row of its flow's HANDLERS, for loaded flows
         self._later = None            # what runs once the input's handler returned (later)
+        self._roomy_at = None         # (clock, heap.roomy()) of the last look (_roomy)
         from firmware import replay
         if replay.resume(self.book):  # a session in the journal: back to it after a reboot
             self.home()
@@ -97,12 +98,24 @@ class App:
         # leaving: the current one too (the step is over, what comes next was handed to later)
         cur = None if leaving else S.flow_of(self.state)
         owner = self.d.get("owner")
-        roomy = heap.roomy()
+        roomy = None
         for name, states in S.FLOWS:
             if name != cur and name != owner and name not in S.RESIDENT and flows.loaded(name):
-                if roomy and name in S.EVERY_HAND:
-                    continue   # a heap with room keeps the flows of every hand compiled
+                if name in S.EVERY_HAND:
+                    if roomy is None:
+                        roomy = self._roomy()
+                    if roomy:
+                        continue   # a heap with room keeps the flows of every hand compiled
                 self._forget(name)
+
+    def _roomy(self):
+        # heap.roomy() asks gc.mem_free(), which walks the whole heap (~8 ms on the Pico): asked
+        # at most every 5 s, not at every key (a key's time to the screen is ~40 ms all told)
+        now = self.clock()
+        r = self._roomy_at
+        if r is None or now - r[0] >= 5000 or now < r[0]:
+            r = self._roomy_at = (now, heap.roomy())
+        return r[1]
 
     def later(self, fn, *args):
         """Run fn(*args) once the handler that asks it has returned and its flow is dropped:
@@ -278,6 +291,11 @@ class App:
     def commit_hand(self, time_out=False):
         self.book.commit_hand(time_out)
         self.saved()
+
+    def after_draw(self):
+        """The device loop's call once the screen is drawn: the slow work an input left for
+        after it (the score book's flash erase of a hand's record prepared ahead)."""
+        self.book.after_draw()
 
     def saved(self):
         self.home()

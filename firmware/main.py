@@ -20,7 +20,15 @@
 #
 # Tags: one tag per poll; its pages 4-7 are read, the tag is halted (it stays silent until it
 # leaves the field, so one tap is one read) and identified (record, else the UID registry);
-# app.tap(uid, tile) or app.tap(uid, message) for a tag that is not a tile of this set.
+# app.tap(uid, tile) or app.tap(uid, message) for a tag that is not a tile of this set. A poll
+# that read a tag is followed by another at the next step (a hand swept over the reader leaves
+# several tiles in the field at once; the driver's anticollision takes them one by one), an
+# empty one READ_MS later: a tile is in the field for 150-200 ms as a hand sweeps it past.
+#
+# After the screen is drawn, app.after_draw() (if the app has it) does the slow work an input
+# left for later (the flash erase of a hand's record prepared ahead), so the screen comes first.
+# An idle OLED dims and its picture moves a pixel now and then (firmware/ui/screensaver.py); any
+# key or tag brings it back and counts as usual.
 #
 # Time: the clock is milliseconds since the chip's reset (ticks_ms() counts from 0 there), so
 # a harness that knows the chip's time knows the device's; the simulator hands in its own.
@@ -34,7 +42,7 @@ from firmware.tags.mode import TagsMode, attach
 OK = 0
 NO_TAG = 1
 MULTIPLE = 2
-READ_MS = 100
+READ_MS = 20
 SCROLL_MS = 2500
 REFRESH_MS = 1000
 MAX_KEYS = 4
@@ -93,6 +101,10 @@ class Device:
         self.next_scroll = now + SCROLL_MS
         self.keys = ""
         self.read_ms = READ_MS
+        self.saver = None
+        if hw.display is not None and hasattr(hw.display, "dy"):
+            from firmware.ui.screensaver import Saver
+            self.saver = Saver(hw.display)
         self.steps = 0
         self.draws = 0
 
@@ -101,8 +113,14 @@ class Device:
         attach(link, self.tags)
 
     # ---- inputs ----
+    def _touch(self):
+        if self.saver is not None and self.saver.touch(self.clock()):
+            self.hw.display.dy = 0
+            self.model = None  # drawn again, in place
+
     def key(self, k):
         self.dirty = True
+        self._touch()
         if self.tags.active:
             self.tags.key(k)
             return
@@ -124,6 +142,8 @@ class Device:
         if r == NO_TAG:
             return
         self.dirty = True
+        self._touch()
+        self.next_read = self.clock()  # more tiles may be in the field: poll again next step
         if r == MULTIPLE:
             if not self.tags.active:
                 self.app.tap(None, "multiple")  # the app words it in its language
@@ -179,6 +199,9 @@ class Device:
             if self.app.state != state:
                 self.dirty = True
         self.redraw(now)
+        after = getattr(self.app, "after_draw", None)
+        if after is not None:
+            after()
         return busy
 
     def idle(self, ms):
@@ -201,6 +224,10 @@ class Device:
             return
         if now - self.next_refresh >= 0:
             self.dirty = True
+        if self.saver is not None and self.saver.tick(now):
+            self.hw.display.dy = self.saver.dy
+            if self.model is not None:
+                self._draw()
         if self.dirty:
             self.dirty = False
             self.next_refresh = now + REFRESH_MS

@@ -56,6 +56,7 @@ class ScoreBook:
         self._ev_bytes = 0            # the confirmed events as a record writes them, in bytes
         self._skeleton = None         # (session config, hand) and the bytes of its record with no events
         self._ready = None            # the record time of a hand record prepared ahead (preview)
+        self._prepare_due = None      # (event, tentative) of a preview that ended the hand
         self.last_commit_ms = None    # for the figures: confirm -> record on flash
 
     # ---- the session's records ----
@@ -172,8 +173,19 @@ class ScoreBook:
             return None, (a[0] if a else "error", a[1] if len(a) > 1 else "")
         after = h.deltas()
         if h.ended:
-            self._prepare_hand(ev)
+            # the flash erase waits for after_draw(): the result is on the screen first
+            self._prepare_due = (ev, self.tentative)
         return [after[c] - before[c] for c in range(4)], None
+
+    def after_draw(self):
+        """The device loop's call (through app.after_draw) once the screen is drawn: the hand's
+        record prepared ahead (_prepare_hand) if the preview that ended the hand still stands."""
+        due = self._prepare_due
+        if due is None:
+            return
+        self._prepare_due = None
+        if self.tentative is due[1] and self.hand is not None and self.hand.ended:
+            self._prepare_hand(due[0])
 
     def _prepare_hand(self, ev):
         # The slow half of the commit ahead of its key: the record confirming ev would write goes

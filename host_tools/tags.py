@@ -15,7 +15,8 @@ reads it back. A tag that already holds another tile of this set is refused (tap
 with the set id at the end, and to --registry FILE as JSON). verify: tap every tile (any order);
 # on the box or Ctrl-C ends early. Reports missing, duplicate (two tags with the same tile),
 foreign (another set), corrupt (blank, damaged, not ours, newer format) and unexpected (a flower
-in a Sichuan set) tags. Exit status 0: complete and clean, 1: problems, 2: no answer or refused.
+in a Sichuan set) tags, and clone UIDs (two tags with one UID, which write refuses), then what to do
+about each. Exit status 0: complete and clean, 1: problems, 2: no answer or refused.
 """
 import json
 import sys
@@ -125,12 +126,12 @@ def open_port(path, baud=115200):
 
 
 # ---------------------------------------------------------------------------- write
-def write(client, set_id, rules, out=print, overwrite=False, timeout=120, max_timeouts=3):
-    """Program a full set. Returns a summary dict."""
+def write(client, set_id, rules, out=print, overwrite=False, timeout=120, max_timeouts=3, only=None):
+    """Program a full set (only: just these (tile, copy)). Returns a summary dict."""
     begin = client.tags({"op": "begin"})
     if not begin.get("ok"):
         raise LinkError("the box refused tags mode: %s" % begin.get("message"))
-    queue = full_set(rules)
+    queue = list(only) if only else full_set(rules)
     written = {}  # uid -> (tile, copy)
     registry = []  # [uid hex, tile, copy] of read-only tags
     problems = []
@@ -168,6 +169,13 @@ def write(client, set_id, rules, out=print, overwrite=False, timeout=120, max_ti
             out("  that tag already holds %s: tap another tag (or use --overwrite)"
                 % tile_label(res["tile"], res["copy"]))
             continue
+        if code == "clone_uid":
+            # the box refused it before writing: its UID is the one of a tag written before
+            out("  REFUSED: that tag's UID %s is also the UID of the tag of %s (a clone tag: two tags"
+                " with one UID cannot be told apart on the reader). Set it aside, tap another"
+                % (uid, tile_label(res["tile"], res["copy"])))
+            problems.append([uid, code, t, c])
+            continue
         if code in ("verify_failed", "write_failed", "read_failed"):
             out("  %s (%s): tap the same tag again" % (code.replace("_", " "), res.get("message")))
             problems.append([uid, code, t, c])
@@ -181,9 +189,14 @@ def write(client, set_id, rules, out=print, overwrite=False, timeout=120, max_ti
             client.tags({"op": "end"})
             raise LinkError("cancelled on the box at %s" % label)
         raise LinkError("unexpected answer %r" % res)
-    saved = client.tags({"op": "save", "set": set_id, "registry": registry})
-    if not saved.get("ok"):
-        raise LinkError("the box did not save the set: %s" % saved.get("message"))
+    if only and not registry:
+        out("the box's set id and UID registry were left as they are (--only)")
+    else:
+        if only:
+            out("note: --only saves the UID registry of this run alone on the box: run a full write to keep the others")
+        saved = client.tags({"op": "save", "set": set_id, "registry": registry})
+        if not saved.get("ok"):
+            raise LinkError("the box did not save the set: %s" % saved.get("message"))
     client.tags({"op": "end"})
     out("done: %d tags written, %d read-only tags registered by UID, set %d saved on the box"
         % (len(written), len(registry), set_id))
@@ -202,7 +215,8 @@ def verify(client, set_id, rules, out=print, timeout=120):
     out("tap every tile of set %d on the box, in any order (# on the box or Ctrl-C ends)" % set_id)
     seen = {}  # (tile, copy) -> uid
     uids = {}
-    report = {"duplicate": [], "foreign": [], "corrupt": [], "unexpected": []}
+    report = {"duplicate": [], "foreign": [], "corrupt": [], "unexpected": [], "clone": []}
+    data_of = {}  # uid -> the 16 bytes it read the first time
     try:
         while len(seen) < len(want):
             prompt = "tap any tile (%d/%d)" % (len(seen), len(want))
@@ -214,8 +228,15 @@ def verify(client, set_id, rules, out=print, timeout=120):
                 raise LinkError("unexpected answer %r" % res)
             uid = res["uid"]
             if uid in uids:
-                out("  %s: read before" % uid)
+                if res.get("data") != data_of.get(uid) and uid not in [x["uid"] for x in report["clone"]]:
+                    # one UID, other bytes: two tags answer as one (clone tags)
+                    report["clone"].append({"uid": uid, "first": uids[uid] if isinstance(uids[uid], str)
+                                            else tile_label(*uids[uid]), "data": [data_of.get(uid), res.get("data")]})
+                    out("  %s: CLONE UID (another tag with this UID was read before)" % uid)
+                else:
+                    out("  %s: read before" % uid)
                 continue
+            data_of[uid] = res.get("data")
             result = res["result"]
             if result == "ok":
                 tc = (res["tile"], res["copy"])
@@ -244,13 +265,54 @@ def verify(client, set_id, rules, out=print, timeout=120):
     report["set"] = set_id
     report["rules"] = rules
     report["ok"] = not (report["missing"] or report["duplicate"] or report["foreign"]
-                        or report["corrupt"] or report["unexpected"])
-    out("%d/%d tiles; missing %d, duplicate %d, foreign %d, corrupt %d, unexpected %d"
+                        or report["corrupt"] or report["unexpected"] or report["clone"])
+    out("%d/%d tiles; missing %d, duplicate %d, foreign %d, corrupt %d, unexpected %d, clone UIDs %d"
         % (len(seen), len(want), len(report["missing"]), len(report["duplicate"]),
-           len(report["foreign"]), len(report["corrupt"]), len(report["unexpected"])))
+           len(report["foreign"]), len(report["corrupt"]), len(report["unexpected"]), len(report["clone"])))
     if report["missing"]:
         out("missing: " + " ".join(report["missing"]))
+    report["fix"] = fixes(report, set_id, rules)
+    if report["fix"]:
+        out("what to fix:")
+        for ln in report["fix"]:
+            out("  " + ln)
     return report
+
+
+def fixes(report, set_id, rules):
+    """What to do about each problem of an audit (verify), one line each."""
+    w = "python -m host_tools tags write --set %d --rules %s --only" % (set_id, rules)
+    out = []
+    for d in report["duplicate"]:
+        out.append("%s is on two tags (%s): find the tile whose tag is wrong by tapping them one at a time, "
+                   "then rewrite it: %s '<its tile>' --overwrite" % (d["tile"], " and ".join(d["uids"]), w))
+    for m in report["missing"]:
+        out.append("%s was not read: find the tile (another set's box? the floor?); if its tag is lost or dead, "
+                   "stick a new tag on it and write it: %s '%s'" % (m, w, m))
+    for f in report["foreign"]:
+        out.append("tag %s belongs to another set: return that tile to its own set" % f["uid"])
+    for c in report["corrupt"]:
+        out.append("tag %s reads %s: if it is one of this set's tiles, rewrite it (%s '<its tile>' --overwrite); "
+                   "if not, take it out" % (c["uid"], c["result"], w))
+    for u in report["unexpected"]:
+        out.append("%s (tag %s) is not part of a %s set: take it out" % (u["tile"], u["uid"], rules))
+    for c in report["clone"]:
+        out.append("UID %s is on two tags (clone tags): replace one of them with a tag of its own UID and "
+                   "write it with --only; the reader cannot tell the two apart" % c["uid"])
+    return out
+
+
+def parse_only(text, rules):
+    """--only "5m copy 2,flower a,E copy 1" -> [(tile, copy)] of this rule set's tiles."""
+    by_label = {tile_label(t, c): (t, c) for t, c in full_set(rules)}
+    out = []
+    for part in text.split(","):
+        part = " ".join(part.split())
+        if part not in by_label:
+            raise LinkError("--only: no tile %r in a %s set (labels as tags verify prints them: "
+                            "'5m copy 2', 'E copy 1', 'flower a')" % (part, rules))
+        out.append(by_label[part])
+    return out
 
 
 def main(args):
@@ -277,7 +339,8 @@ def main(args):
         if args.action == "write":
             if client.box.key is None:
                 raise LinkError("writing tags changes the box: it needs the key of %s (--key-file)" % hello["device"])
-            res = write(client, args.set, args.rules, out, overwrite=args.overwrite, timeout=args.timeout)
+            only = parse_only(args.only, args.rules) if args.only else None
+            res = write(client, args.set, args.rules, out, overwrite=args.overwrite, timeout=args.timeout, only=only)
             if args.registry:
                 with open(args.registry, "w") as f:
                     json.dump({"set": args.set, "uids": res["registry"]}, f, indent=1)
@@ -319,6 +382,7 @@ def add_parser(sub):
     p.add_argument("--key-file", help="device keys (JSON {device: hex}, as sync writes it): write needs the box's")
     p.add_argument("--registry", help="write: also save the UIDs of read-only tags to this JSON file")
     p.add_argument("--overwrite", action="store_true", help="write: rewrite tags that hold another tile")
+    p.add_argument("--only", help="write: just these tiles, as verify names them ('9p copy 4,flower a')")
     p.add_argument("--timeout", type=int, default=120, help="seconds to wait for each tag (default 120)")
     p.add_argument("--link-timeout", type=float, default=1.0, help="seconds before a request is resent")
     p.add_argument("--json", action="store_true", help="the summary / report as JSON on stdout")

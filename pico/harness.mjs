@@ -15,6 +15,7 @@
 //             while the core sleeps (replies as run)
 //   write    {hex}                             bytes for the device's USB CDC input
 //   key      {key, down}                       a key of the keypad pressed / released
+//   at       {at_ms, event}                    a key / tag / lift request at that chip time
 //   tag      {id, uid, user}                   a tag placed on the reader (hex UID, user memory
 //             from page 4); lift {id} / lift {} takes one / all off
 //   display  {}                                "glass": 1024 bytes MONO_VLSB (hex), "frames"
@@ -42,6 +43,7 @@ class Box {
   constructor() {
     this.chip = null;
     this.tags = new Map();
+    this.lifted = new Map(); // id -> [READs answered, chip ms of the first] of tags taken off
     this.cutAt = -1;
     this.out = [];
     this.fw = null;
@@ -57,7 +59,7 @@ class Box {
     const fw = this.fw;
     this.board = req.board || this.board;
     this.bootReq = { mode: req.mode || (this.bootReq && this.bootReq.mode) || 'scripted',
-      flashTiming: req.flash_timing !== undefined ? req.flash_timing : true,
+      flashTiming: req.flash_timing !== undefined ? req.flash_timing : (this.bootReq ? this.bootReq.flashTiming : true),
       fsOffset: req.fs_offset !== undefined ? req.fs_offset : (this.bootReq && this.bootReq.fsOffset) };
     const chip = new Chip({
       bootrom: fw.bootrom, uf2: fw.uf2, elf: fw.elf, flash, update: req.update && flash ? fw.uf2 : null,
@@ -71,9 +73,16 @@ class Box {
     chip.onFlashOp = (op) => op.index !== this.cutAt;
     const b = this.board;
     const mcu = chip.mcu;
-    this.display = b.display ? new SSD1306(mcu.i2c[b.display.i2c_id], b.display.addr) : null;
-    this.reader = b.reader ? new MFRC522(mcu, mcu.spi[b.reader.spi_id], b.reader.cs, b.reader.rst) : null;
-    this.keypad = b.keypad ? new Keypad(mcu, b.keypad.rows, b.keypad.cols, b.keypad.keymap) : null;
+    // bus times, line rise times: on the chip's own clock ("cycles"); "scripted" time stands
+    // still while the core computes, so there they would never pass
+    const timed = this.bootReq.mode === 'cycles';
+    this.display = b.display ? new SSD1306(mcu.i2c[b.display.i2c_id], b.display.addr, timed ? chip.clock : null) : null;
+    this.reader = b.reader ? new MFRC522(mcu, mcu.spi[b.reader.spi_id], b.reader.cs, b.reader.rst, { timed }) : null;
+    const kp = b.keypad;
+    this.keypad = kp ? new Keypad(mcu, kp.rows, kp.cols, kp.keymap, {
+      bounceNs: kp.bounce_ms !== undefined ? kp.bounce_ms * 1e6 : undefined,
+      riseNs: timed ? undefined : 0,
+    }) : null;
     // tags on the reader stay there across a reboot (they are not part of the box)
     if (this.reader) for (const t of this.tags.values()) this.reader.place(t);
     return {};
@@ -106,6 +115,15 @@ class Box {
         if (req.down) this.keypad.press(req.key); else this.keypad.release(req.key);
         return {};
       case 'keys_up': this.keypad.releaseAll(); return {};
+      case 'at': {
+        // {at_ms, event: a key / tag / lift request}: that request at chip time at_ms, while the
+        // chip runs (a player's finger or a hand sweeping tiles, on the chip's clock)
+        const ev = req.event;
+        if (!['key', 'tag', 'lift'].includes(ev.op)) throw new Error(`at: ${ev.op} cannot be scheduled`);
+        const alarm = chip.clock.createAlarm(() => this.handle(ev));
+        alarm.schedule(Math.max(0, req.at_ms * 1e6 - chip.clock.nanos));
+        return {};
+      }
       case 'tag': {
         const t = new Type2Tag(unhex(req.uid), unhex(req.user), { name: req.id });
         this.tags.set(req.id, t);
@@ -115,22 +133,40 @@ class Box {
       case 'lift': {
         const ids = req.id ? [req.id] : [...this.tags.keys()];
         let reads = 0;
+        const first = {};
         for (const id of ids) {
           const t = this.tags.get(id);
           if (!t) continue;
           reads += t.reads;
+          first[id] = [t.reads, t.firstReadMs !== undefined ? t.firstReadMs : null];
+          this.lifted.set(id, first[id]);
           this.reader.lift(t);
           this.tags.delete(id);
         }
-        return { reads };
+        return { reads, tags: first };
       }
       case 'tag_reads': {
         const t = this.tags.get(req.id);
-        return { reads: t ? t.reads : -1, state: t ? t.state : -1 };
+        if (!t && this.lifted.has(req.id)) {
+          const [reads, first] = this.lifted.get(req.id);
+          return { reads, state: -1, first_read_ms: first, lifted: true };
+        }
+        return { reads: t ? t.reads : -1, state: t ? t.state : -1, first_read_ms: t && t.firstReadMs !== undefined ? t.firstReadMs : null };
       }
       case 'display': {
         const d = this.display;
-        return { glass: hex(d.glass()), frames: d.frames, on: d.on, errors: d.errors.slice(0, 5) };
+        if (req.log !== undefined) { d.logData = !!req.log; d.dataWrites = []; }
+        const r = { glass: hex(d.glass()), frames: d.frames, updates: d.updates, on: d.on, errors: d.errors.slice(0, 5),
+          contrast: d.contrast, start_line: d.startLine, offset: d.offset, mux: d.mux, last_data_ms: d.lastDataNs / 1e6 };
+        if (req.take) { r.data_ms = d.dataWrites.map((ns) => ns / 1e6); d.dataWrites = []; }
+        return r;
+      }
+      case 'keypad': {
+        // {key}: chip ms of that key's first contact; lines and shorts
+        const k = this.keypad;
+        const i = req.key ? k.index(req.key) : -1;
+        return { contact_ms: i >= 0 && k.contactNs.has(i) ? k.contactNs.get(i) / 1e6 : null, shorts: k.shorts,
+          levels: k.level.map((v) => (v ? 1 : 0)), kinds: k.kind };
       }
       case 'peek': {
         // {magic: hex, n}: the n bytes after the first copy of magic in SRAM (-1: not there),
@@ -147,6 +183,14 @@ class Box {
         if (req.on) { chip.opLog = []; return { ops: [] }; }
         const ops = (chip.opLog || []).map((o) => [o.kind, o.offset, o.count, o.data ? hex(o.data) : null]);
         if (chip.opLog) chip.opLog = [];
+        return { ops };
+      }
+      case 'flashlog': {
+        // {on: true} starts keeping [kind, start ms, end ms] of each flash erase/program (the
+        // core waits for the flash meanwhile); {} hands them over
+        if (req.on) { chip.flashWaits = []; return { ops: [] }; }
+        const ops = chip.flashWaits || [];
+        if (chip.flashWaits) chip.flashWaits = [];
         return { ops };
       }
       case 'save': writeFileSync(req.path, chip.flashImage()); return {};
@@ -167,6 +211,8 @@ class Box {
           flash_ops: chip.flashOps, cycles: chip.cycles, busy_ms: chip.busyNs / 1e6, connected: chip.connected, pc: chip.where(),
           reader_frames: this.reader ? this.reader.frames : 0,
           reader_errors: this.reader ? this.reader.errors.slice(0, 5) : [],
+          reader_writes_lost: this.reader ? this.reader.writesLost : 0,
+          keypad_shorts: this.keypad ? this.keypad.shorts : 0,
         };
       default: throw new Error(`unknown op ${req.op}`);
     }

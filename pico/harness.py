@@ -155,6 +155,20 @@ class Pico:
         flash a power cut at the k-th of them leaves (the emulator is deterministic)."""
         return [(k, o, n, bytes.fromhex(d) if d is not None else None) for k, o, n, d in self._req("oplog")["ops"]]
 
+    def flash_waits(self, on=False):
+        """on=True: keep (kind, start ms, end ms) of every flash erase / program from now on;
+        else hand over those kept since the last call."""
+        r = self._req("flashlog", on=True) if on else self._req("flashlog")
+        return [tuple(x) for x in r["ops"]]
+
+    def display_writes(self, on=None):
+        """on=True / False: keep the chip ms of every display-RAM byte on the bus from now on
+        (or stop); None: hand over those kept since the last call."""
+        if on is not None:
+            self._req("display", log=bool(on))
+            return []
+        return self._req("display", take=True)["data_ms"]
+
     def flash(self):
         p = os.path.join(self.tmp.name, "flash.bin")
         self._req("save", path=p)
@@ -205,6 +219,25 @@ class Pico:
     def key(self, k, down):
         self._req("key", key=k, down=bool(down))
 
+    def at(self, at_ms, op, **kw):
+        """A key / tag / lift request (as key(), place(), lift() send it) at chip time at_ms,
+        applied by the harness while the chip runs."""
+        kw["op"] = op
+        self._req("at", at_ms=at_ms, event=kw)
+
+    def key_at(self, at_ms, k, down):
+        self.at(at_ms, "key", key=k, down=bool(down))
+
+    def place_at(self, at_ms, uid, user, tag_id):
+        self.at(at_ms, "tag", id=tag_id, uid=bytes(uid).hex(), user=bytes(user).hex())
+
+    def lift_at(self, at_ms, tag_id):
+        self.at(at_ms, "lift", id=tag_id)
+
+    def keypad(self, k=None):
+        """The keypad model: contact_ms (chip ms of key k's first closure), lines, shorts."""
+        return self._req("keypad", key=k) if k else self._req("keypad")
+
     def press(self, k, hold_ms=60, gap_ms=60):
         self.key(k, True)
         ok = self.run(hold_ms)
@@ -225,6 +258,10 @@ class Pico:
 
     def tag_reads(self, tag_id):
         return self._req("tag_reads", id=tag_id)["reads"]
+
+    def tag_info(self, tag_id):
+        """{reads, first_read_ms, ...} of a tag on the reader or taken off it."""
+        return self._req("tag_reads", id=tag_id)
 
     # ---- display ----
     def display(self):

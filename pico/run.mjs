@@ -35,6 +35,7 @@ function parseArgs(argv) {
     else if (k === '--save-flash') a.saveFlash = v();
     else if (k === '--mode') a.mode = v();
     else if (k === '--no-flash-timing') a.flashTiming = false;
+    else if (k === '--flash-timing') a.flashTiming = v(); // typical | max (W25Q16JV, chip.mjs)
     else if (k === '--quiet-boot') a.quietBoot = true;
     else if (k === '--fs-offset') a.fsOffset = Number(v());
     else throw new Error(`unknown option ${k}`);
@@ -46,7 +47,8 @@ function main() {
   const a = parseArgs(process.argv.slice(2));
   const fw = loadFirmware({ uf2: a.uf2, elf: a.elf, bootrom: a.bootrom });
   const chip = new Chip({
-    bootrom: fw.bootrom, uf2: fw.uf2, elf: fw.elf, mode: a.mode, flashTiming: a.flashTiming !== false,
+    bootrom: fw.bootrom, uf2: fw.uf2, elf: fw.elf, mode: a.mode,
+    flashTiming: a.flashTiming === undefined ? true : a.flashTiming,
     fsImage: a.fs ? readFileSync(a.fs) : null, flash: a.flash ? readFileSync(a.flash) : null,
     ...(a.fsOffset !== undefined ? { fsOffset: a.fsOffset } : {}),
   });

@@ -57,8 +57,9 @@ class Result:
 def run_script(source, files=None, uf2=None, elf=None, timeout=600, mode="cycles", flash=None,
                keep_flash=False, flash_timing=True, board="pico"):
     """Run `source` (str) on the chip with `files` ({device path: bytes}) on its filesystem, or
-    on a whole flash image `flash` (bytes) from an earlier run. board="pico_w": the filesystem
-    where the Pico W's firmware keeps it (give its uf2/elf too)."""
+    on a whole flash image `flash` (bytes) from an earlier run. flash_timing: True (the flash's
+    typical erase / program times), "max" (its maximum ones) or False (none). board="pico_w": the
+    filesystem where the Pico W's firmware keeps it (give its uf2/elf too)."""
     with tempfile.TemporaryDirectory(prefix="pico-run-") as tmp:
         args = ["node", RUN_MJS, "--timeout", str(timeout), "--mode", mode,
                 "--fs-offset", str(fsimage.layout(board)[0])]
@@ -81,6 +82,8 @@ def run_script(source, files=None, uf2=None, elf=None, timeout=600, mode="cycles
             args += ["--elf", elf]
         if not flash_timing:
             args.append("--no-flash-timing")
+        elif flash_timing == "max":
+            args += ["--flash-timing", "max"]  # the W25Q16JV's maximum erase / program times
         saved = os.path.join(tmp, "after.bin")
         if keep_flash:
             args += ["--save-flash", saved]

@@ -14,8 +14,8 @@
 #                       twice is the same tag read twice
 #   badtag              a tag that is not one of ours (an NDEF text record)
 #   rawtag UID BYTES    a tag holding these bytes from page 4 (hex), e.g. a damaged record
-#   place 3m 4m         lay tags on the reader and leave them there (two at once: one tile at a
-#                       time, please); lift takes every tag off
+#   place 3m 4m         lay tags on the reader and leave them there (two at once: read one after
+#                       the other, as the reader's anticollision selects them); lift takes every tag off
 #   down 5 / up 5       press a key and hold it (other lines go on meanwhile) / let it go
 #   wait 90             90 seconds go by (multiples of 0.25 s)
 #   clock               the host sets the box's clock (CLOCK) to the script's wall time

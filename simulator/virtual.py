@@ -5,7 +5,8 @@ to firmware/board/). MicroPython code, like the rest of the simulator's board.
                    result codes of firmware/drivers/mfrc522.py). place(tag) lays a tag on the
                    antenna, lift(tag) takes it off. As an ISO 14443 tag does, a tag answers one
                    device at a time, and a halted tag stays silent until it leaves the field: one
-                   placement is one read
+                   placement is one read. Several tags in the field are read one by one, in the
+                   order the driver's bitwise anticollision selects them
   VirtualTag       an NTAG213-like tag: 7- or 4-byte UID, 45 pages, optionally read-only; the
                    tile record (firmware/tags/tile_tag.py) or any bytes from page 4
   tile_set(set_id) the 144 tagged tiles of a set (34 x 4 + 8 flowers), as VirtualTags
@@ -38,6 +39,39 @@ class VirtualTag:
             if mem[16 + i] != data[i]:
                 return False
         return True
+
+
+def _cascade(uid):
+    # the UID CLn of each cascade level with its BCC, as the tag sends them in anticollision
+    cls = [uid] if len(uid) == 4 else [b"\x88" + uid[0:3], uid[3:7]]
+    out = []
+    for cl in cls:
+        x = 0
+        for b in cl:
+            x ^= b
+        out.append(bytes(cl) + bytes((x,)))
+    return out
+
+
+def _anticollision(tags):
+    """The tag the reader driver's bitwise anticollision selects among several in the field
+    (firmware/drivers/mfrc522.py: at the first bit where they differ, a 1), level by level; None
+    if none can be told apart (one UID on several tags: clone tags)."""
+    cands = list(tags)
+    for level in range(2):
+        cands = [t for t in cands if len(_cascade(t.uid)) > level]
+        if not cands:
+            return None
+        for k in range(40):
+            ones = [t for t in cands if _cascade(t.uid)[level][k >> 3] >> (k & 7) & 1]
+            if ones and len(ones) < len(cands):
+                cands = ones
+        if len(cands) == 1:
+            return cands[0]
+        done = [t for t in cands if len(_cascade(t.uid)) == level + 1]
+        if done:
+            return done[0] if len(done) == 1 else None
+    return None
 
 
 class VirtualReader:
@@ -77,10 +111,10 @@ class VirtualReader:
         if not awake:
             self.active = None
             return NO_TAG
-        if len(awake) > 1:
+        t = awake[0] if len(awake) == 1 else _anticollision(awake)
+        if t is None:
             self.active = None
             return MULTIPLE
-        t = awake[0]
         self.active = t
         n = len(t.uid)
         self.uid[0:n] = t.uid

@@ -25,7 +25,8 @@ def _mod(mods, name):
 
 def _matrix(k, rows, cols):
     from firmware.drivers.keypad import Keypad
-    return MatrixKeys(Keypad(rows, cols, k["keymap"], debounce=k.get("debounce", 3)))
+    return MatrixKeys(Keypad(rows, cols, k["keymap"], debounce=k.get("debounce", 3), eager=k.get("eager", False),
+                             settle_us=k.get("settle_us", 0)))
 
 
 # ---- keys --------------------------------------------------------------------------------
@@ -58,17 +59,25 @@ def _renderer(cfg, swap=False):
 
 
 class FramebufScreen:
-    """A display driver that is a framebuf.FrameBuffer with show() (SSD1306)."""
+    """A display driver that is a framebuf.FrameBuffer with show() (SSD1306). dy: rows the
+    picture is drawn lower (firmware/ui/screensaver.py moves an idle OLED's picture); dim(on):
+    the panel's contrast down, where the driver has one."""
 
     def __init__(self, dev, renderer):
         self.dev = dev
         self.r = renderer
         self.rows = renderer.rows
+        self.dy = 0
 
     def show(self, model, scroll=0):
-        used = self.r.draw(self.dev, model, scroll)
+        used = self.r.draw(self.dev, model, scroll, -self.dy) if self.dy else self.r.draw(self.dev, model, scroll)
         self.dev.show()
         return used
+
+    def dim(self, on):
+        f = getattr(self.dev, "contrast", None)
+        if f is not None:
+            f(0x08 if on else 0xFF)
 
 
 class BandedScreen:

@@ -10,10 +10,19 @@
 # columns inputs with pull-ups. Row pins are called with 0 / 1, column pins with no argument.
 #
 # Debounce: a key changes state only after reading the same new level in `debounce` consecutive
-# scans. Ghosting: without diodes, three keys at three corners of a rectangle connect the fourth
+# scans. With eager=True a press counts at the first scan that reads the key closed (a membrane
+# contact does not close by itself; the latency a player feels is the scan period, not
+# `debounce` of them) while a release still needs `debounce` open scans, which must outlast the
+# contact's bounce (<= 5 ms on flat membrane keypads): scans every 5 ms and debounce 3 do.
+# Ghosting: without diodes, three keys at three corners of a rectangle connect the fourth
 # corner too, so a scan with two rows sharing two pressed columns cannot tell which keys are
 # really down: such a scan is ignored (pending changes restart), and one GHOST event marks the
 # start of the ambiguity.
+#
+# Settling: a column a pressed key pulled low comes back up through the RP2040's pull-up (up to
+# 80 kOhm) and the line's capacitance (tens of pF): a few microseconds during which it still
+# reads low, so the key would show on the next row too. settle_us waits that long after driving
+# each row, before reading the columns (sleep_us: the port's, or one a test hands in).
 #
 # Events go to a ring buffer made once; a full buffer drops new events and counts them in
 # .overflows. scan() allocates nothing.
@@ -36,8 +45,15 @@ def _setter(pin):
     return pin.value if hasattr(pin, "value") else pin
 
 
+try:
+    from time import sleep_us as _sleep_us
+except ImportError:  # CPython
+    def _sleep_us(us):
+        pass
+
+
 class Keypad:
-    def __init__(self, rows, cols, keymap, debounce=3, events=16):
+    def __init__(self, rows, cols, keymap, debounce=3, events=16, eager=False, settle_us=0, sleep_us=None):
         nr = len(rows)
         nc = len(cols)
         if nc > 8 or nr * nc > _MAX_KEYS:
@@ -54,6 +70,9 @@ class Keypad:
         self._nr = nr
         self._nc = nc
         self._n = debounce
+        self._eager = eager
+        self._settle = settle_us
+        self._sleep = sleep_us or _sleep_us
         self._raw = bytearray(nr)  # this scan: bit c of row r = key pressed
         self._stable = bytearray(nr)  # debounced state
         self._count = bytearray(nr * nc)  # consecutive scans a key has read its new level
@@ -114,8 +133,11 @@ class Keypad:
         cols = self._cols
         raw = self._raw
         nc = self._nc
+        settle = self._settle
         for r in range(self._nr):
             rows[r](0)
+            if settle:
+                self._sleep(settle)
             m = 0
             for c in range(nc):
                 if not cols[c]():
@@ -134,12 +156,18 @@ class Keypad:
         self._ghosting = False
         st = self._stable
         n = self._n
+        eager = self._eager
         for r in range(self._nr):
             diff = raw[r] ^ st[r]
             base = r * nc
             for c in range(nc):
                 i = base + c
                 if diff >> c & 1:
+                    if eager and raw[r] >> c & 1:  # a press: at once
+                        count[i] = 0
+                        st[r] ^= 1 << c
+                        self._push(i | DOWN)
+                        continue
                     k = count[i] + 1
                     if k >= n:
                         count[i] = 0

@@ -11,11 +11,24 @@
 # length are made on first use of that length, not per call.
 #
 # Waiting for an answer: every frame arms the chip's timer (TModeReg.TAuto: it starts when the
-# frame has been sent, stops when an answer begins, and raises ComIrqReg.TimerIRq otherwise), set
-# to 1 ms (10 ms for a WRITE, whose EEPROM cycle takes ~4 ms). The driver sleeps for the time the
-# expected answer needs, then reads ComIrqReg at most _MAX_POLLS times, a quarter of the timeout
-# apart. An empty poll is ~10 bus transactions; reading ComIrqReg in a tight loop against a 25 ms
-# timer, as the widespread community driver does, costs ~2,000.
+# frame has been sent, stops when an answer begins, and raises ComIrqReg.TimerIRq otherwise). A
+# tag answers within the frame delay time, ~91 us after the reader's last bit (ISO 14443-3
+# §6.2.1.1: (n * 128 + 84) / fc, n = 9), so the timer is 150 us (10 ms for a WRITE, whose EEPROM
+# cycle takes ~4.1 ms, NTAG213 datasheet §10.4). The driver sleeps for the time the expected
+# answer needs, then reads ComIrqReg at most _MAX_POLLS times, a quarter of the timeout (at least
+# 100 us) apart. An empty poll is ~10 bus transactions and ~0.4 ms; reading ComIrqReg in a tight
+# loop against a 25 ms timer, as the widespread community driver does, costs ~2,000.
+#
+# Several tags in the field (a hand swept over the reader, two tiles side by side): the select
+# runs the bitwise anticollision of ISO 14443-3 §6.5.3 (the UID bits up to the first collision
+# plus a 1 go back to the tags in NVB, and only the tags that match go on answering), so poll()
+# selects one of them; once it is read and halted the next poll finds the next one. MULTIPLE is
+# left for what cannot be told apart (a collision position the chip does not give).
+#
+# Start-up (MFRC522 datasheet rev. 3.9, §8.8.1-8.8.2): the reset pin low >= 100 ns, then the
+# chip answers once its oscillator runs: t_d = 1024 / 27.12 MHz = 37.74 us after a soft reset,
+# plus the crystal's own start-up after the reset pin. The driver polls CommandReg.PowerDown and
+# VersionReg from 40 us on instead of sleeping a fixed 50 ms, as community drivers do.
 #
 # CRC_A (ISO 14443-3) is computed in software by default; hw_crc=True uses the chip's CRC
 # coprocessor instead (7 more transactions per frame, for boards that want the CPU time back).
@@ -65,9 +78,12 @@ _FRAME_ERRS = const(0x13)  # BufferOvfl, ParityErr, ProtocolErr
 
 _T_PRESCALE = const(0xA9)  # 13.56 MHz / (2 * 169 + 1) = 40 kHz: 25 us per tick
 _TICK_US = const(25)
-_T_SHORT = const(40)  # 1 ms: ISO answers come ~0.1 ms after the frame
+_T_SHORT = const(6)  # 150 us: an answer starts ~91 us after the frame (FDT)
 _T_WRITE = const(400)  # 10 ms
 _MAX_POLLS = const(8)
+_MIN_STEP_US = const(100)
+_READY_POLLS = const(250)  # start-up: PowerDown and VersionReg read every 400 us, 100 ms at most
+_READY_STEP_US = const(400)
 _US_PER_BYTE = const(85)  # 9 bits (8 + parity) at 106 kbit/s
 _BUF = const(20)  # address byte + 18 (READ answer with CRC) + end byte
 
@@ -101,6 +117,8 @@ class MFRC522:
         self._views = [None] * (_BUF + 1)
         self._rx_n = 0
         self._rx_bits = 0
+        self._coll = 0  # CollReg after a collision: CollPos, or 0x20 (CollPosNotValid)
+        self._cl = bytearray(5)  # UID CLn + BCC being resolved by the anticollision loop
         self._reload = -1
         self.uid = bytearray(10)
         self.uid_len = 0
@@ -157,16 +175,20 @@ class MFRC522:
     def init(self):
         if self._rst is not None:
             self._rst(0)
-            self._sleep(100)
+            self._sleep(1)  # >= 100 ns (§8.8.1)
             self._rst(1)
         else:
             self._wr(_COMMAND, _CMD_SOFT_RESET)
-        self._sleep(50000)  # oscillator start-up
-        for _ in range(10):
-            if not self._rd(_COMMAND) & 0x10:  # PowerDown clears when the reset is over
-                break
-            self._sleep(10000)
-        v = self._rd(_VERSION)
+        self._sleep(40)  # t_d, 37.74 us (§8.8.2)
+        v = 0
+        for _ in range(_READY_POLLS):
+            # PowerDown clears when the oscillator runs; a chip still starting (or none) may
+            # not drive MISO, so VersionReg must read a version too
+            if not self._rd(_COMMAND) & 0x10:
+                v = self._rd(_VERSION)
+                if v not in (0x00, 0xFF):
+                    break
+            self._sleep(_READY_STEP_US)
         if v in (0x00, 0xFF):
             raise OSError("MFRC522 not responding (VersionReg 0x%02x)" % v)
         self.version = v
@@ -183,8 +205,9 @@ class MFRC522:
         # the field off resets every tag in it (halted ones too)
         self._wr(_TX_CONTROL, 0x83 if on else 0x80)
 
-    def _transceive(self, n, last_bits, ticks, rx_bytes):
-        # sends _out[1..n]; OK leaves the answer in _in[1.._rx_n]
+    def _transceive(self, n, last_bits, ticks, rx_bytes, rx_align=0):
+        # sends _out[1..n]; OK leaves the answer in _in[1.._rx_n]; MULTIPLE (a collision) too,
+        # with CollReg in _coll
         if ticks != self._reload:
             self._wr(_T_RELOAD_H, ticks >> 8)
             self._wr(_T_RELOAD_L, ticks & 0xFF)
@@ -194,9 +217,11 @@ class MFRC522:
         self._wr(_FIFO_LEVEL, 0x80)
         self._fifo_write(n)
         self._wr(_COMMAND, _CMD_TRANSCEIVE)
-        self._wr(_BIT_FRAMING, 0x80 | last_bits)  # StartSend
+        self._wr(_BIT_FRAMING, 0x80 | rx_align << 4 | last_bits)  # StartSend
         self._sleep((n + rx_bytes) * _US_PER_BYTE + 100)
         step = ticks * _TICK_US >> 2
+        if step < _MIN_STEP_US:
+            step = _MIN_STEP_US
         irq = 0
         for _ in range(_MAX_POLLS):
             irq = self._rd(_COM_IRQ)
@@ -208,17 +233,19 @@ class MFRC522:
         err = self._rd(_ERROR)
         if err & _CHIP_ERRS:
             return ERR_CHIP
-        if err & _COLL_ERR:
-            return MULTIPLE
+        coll = err & _COLL_ERR
+        if coll:
+            self._coll = self._rd(_COLL) & 0x3F
         if err & _FRAME_ERRS or not irq & _RX_IRQ:
             return ERR_PROTOCOL
         k = self._rd(_FIFO_LEVEL) & 0x7F
         if k == 0 or k >= _BUF:
             return ERR_PROTOCOL
-        self._rx_bits = self._rd(_CONTROL) & 0x07 if k == 1 else 0  # 4-bit ACK / NAK
+        # valid bits of the last byte: a 4-bit ACK / NAK, or a bitwise anticollision answer
+        self._rx_bits = self._rd(_CONTROL) & 0x07 if k == 1 or rx_align else 0
         self._fifo_read(k)
         self._rx_n = k
-        return OK
+        return MULTIPLE if coll else OK
 
     def _crc_hw(self, n):
         # CRC_A of _out[1..n] by the coprocessor, or -1 if it does not finish
@@ -260,38 +287,84 @@ class MFRC522:
 
     # -- ISO 14443-3 A ---------------------------------------------------------------------
     def request(self, wakeup=False):
-        # REQA wakes IDLE tags; WUPA also HALTed ones
+        # REQA wakes IDLE tags; WUPA also HALTed ones. Tags of different UID sizes answer
+        # different ATQAs at once: a collision there still means tags to select (ISO 14443-3
+        # §6.4.2), so it is OK with the ATQA's bits as they came.
         self._out[1] = 0x52 if wakeup else 0x26
         r = self._transceive(1, 7, _T_SHORT, 2)
-        if r != OK:
+        if r != OK and r != MULTIPLE:
             return r
         if self._rx_n != 2:
             return ERR_PROTOCOL
         self.atqa = self._in[1] | self._in[2] << 8
         return OK
 
+    def _anticollision(self, sel):
+        # UID CLn + BCC of one tag into _cl (ISO 14443-3 §6.5.3): send the bits known so far,
+        # the tags that match answer the rest; at a collision take the bits before it and a 1
+        # there, and ask again. CollPos counts from bit 0 of the first FIFO byte, which RxAlign
+        # puts at the known bits' place in their byte (MFRC522 datasheet §9.3.1.15, §9.3.1.14).
+        out = self._out
+        inp = self._in
+        cl = self._cl
+        for i in range(5):
+            cl[i] = 0
+        known = 0
+        for _ in range(33):
+            nb = known >> 3
+            nbits = known & 7
+            nsend = nb + (1 if nbits else 0)
+            out[1] = sel
+            out[2] = (2 + nb) << 4 | nbits
+            for i in range(nsend):
+                out[3 + i] = cl[i]
+            r = self._transceive(2 + nsend, nbits, _T_SHORT, 5 - nb, nbits)
+            if r != OK and r != MULTIPLE:
+                return LOST if r == NO_TAG else r
+            k = self._rx_n
+            if nb + k > 5:
+                return ERR_PROTOCOL
+            keep = (1 << nbits) - 1  # the first byte: known bits, then the answer's
+            cl[nb] = cl[nb] & keep | inp[1] & (0xFF ^ keep)
+            for i in range(1, k):
+                cl[nb + i] = inp[1 + i]
+            if r == OK:
+                if nb + k != 5 or self._rx_bits:
+                    return ERR_PROTOCOL
+                if cl[0] ^ cl[1] ^ cl[2] ^ cl[3] != cl[4]:
+                    return ERR_PROTOCOL  # BCC
+                return OK
+            pos = self._coll
+            if pos & 0x20:
+                return MULTIPLE  # CollPosNotValid: nothing to choose by
+            pos = nb * 8 + ((pos & 0x1F) or 32) - 1  # 0-based bit of UID CLn
+            if pos < known or pos >= 32:
+                return MULTIPLE
+            cl[pos >> 3] |= 1 << (pos & 7)
+            for b in range(pos + 1, 40):  # bits after a collision read as 0: not known yet
+                cl[b >> 3] &= 0xFF ^ (1 << (b & 7))
+            known = pos + 1
+        return MULTIPLE
+
     def select(self):
         # anticollision + select, cascade levels 1 and 2; the UID goes to self.uid
         out = self._out
-        inp = self._in
         uid = self.uid
+        cl = self._cl
         self.uid_len = 0
         n = 0
         for level in range(2):
             sel = 0x93 + 2 * level
-            out[1] = sel
-            out[2] = 0x20
-            r = self._transceive(2, 0, _T_SHORT, 5)
+            r = self._anticollision(sel)
             if r != OK:
-                return LOST if r == NO_TAG else r
-            if self._rx_n != 5 or inp[1] ^ inp[2] ^ inp[3] ^ inp[4] != inp[5]:
-                return ERR_PROTOCOL  # BCC
+                return r
+            inp = self._in
             out[1] = sel
             out[2] = 0x70
             for i in range(5):
-                out[3 + i] = inp[1 + i]
+                out[3 + i] = cl[i]
             for i in range(4):  # kept here: reading the answer reuses _out
-                uid[n + i] = inp[1 + i]
+                uid[n + i] = cl[i]
             r = self._send_crc(7, _T_SHORT, 3)
             if r != OK:
                 return r

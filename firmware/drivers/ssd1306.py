@@ -8,6 +8,15 @@
 # rows), so show() sends the buffer untouched: in page addressing mode, per page one command
 # transaction (page, column) and one data transaction. The I2C vector, the command bytes and
 # the page views are made once; show() allocates nothing.
+#
+# Only the pages that changed since the last show() go on the bus (a copy of what the panel holds
+# is kept: 1 KiB): at 400 kHz, the SSD1306's fast-mode I2C, a page is ~3 ms and the whole frame
+# ~24 ms, so a key that changes one line of a screen reaches the glass in a third of the time.
+# show(full=True) sends every page (after the panel may have lost its RAM); so does every
+# _FULL_EVERY-th show, in case a glitch on the bus left a page wrong.
+#
+# Burn-in: dim() lowers the contrast; shift(rows) moves the picture with the display start line
+# (40h-7Fh, datasheet §10.1.6), in the panel, without sending the frame again.
 import framebuf
 
 from firmware.compat import const
@@ -31,6 +40,7 @@ _SET_PAGE = const(0xB0)
 _PAGE_ADDRESSING = const(0x02)
 _CTRL_CMD = const(0x00)  # Co = 0, D/C = 0: the rest of the transaction is commands
 _CTRL_DATA = const(0x40)  # Co = 0, D/C = 1: the rest is display RAM data
+_FULL_EVERY = const(64)
 
 
 class SSD1306_I2C(framebuf.FrameBuffer):
@@ -45,6 +55,10 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
         mv = memoryview(self.buffer)
         self._page_views = tuple(mv[p * width:(p + 1) * width] for p in range(self.pages))
+        self._sent = bytearray(self.pages * width)  # what the panel's RAM holds
+        sv = memoryview(self._sent)
+        self._sent_views = tuple(sv[p * width:(p + 1) * width] for p in range(self.pages))
+        self._shows = 0
         self._vec = [bytes((_CTRL_DATA,)), None]  # writevto: control byte, then the page
         self._pc = bytearray((_CTRL_CMD, _SET_PAGE, col_offset & 0x0F, 0x10 | col_offset >> 4))
         self._c2 = bytearray((_CTRL_CMD, 0))
@@ -71,7 +85,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
             _SET_DISP | 0x01,
         ))
         self.fill(0)
-        self.show()
+        self.show(True)
 
     def _cmds(self, cmds):
         # a one-off command sequence in one transaction
@@ -103,11 +117,27 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self._cmd(_SET_COM_OUT_DIR | (0 if flipped else 0x08))
         self._cmd(_SET_SEG_REMAP | (0 if flipped else 0x01))
 
-    def show(self):
+    def dim(self, on):
+        self._cmd1(_SET_CONTRAST, 0x08 if on else 0xFF)
+
+    def shift(self, rows):
+        # the picture `rows` lower (0..7): RAM row 64 - rows on the top line
+        self._cmd(_SET_DISP_START_LINE | (-rows & 0x3F))
+
+    def show(self, full=False):
         pc = self._pc
         vec = self._vec
+        self._shows += 1
+        if self._shows >= _FULL_EVERY:
+            self._shows = 0
+            full = True
         for p in range(self.pages):
+            page = self._page_views[p]
+            sent = self._sent_views[p]
+            if not full and page == sent:
+                continue
             pc[1] = _SET_PAGE | p
             self.i2c.writeto(self.addr, pc)
-            vec[1] = self._page_views[p]
+            vec[1] = page
             self.i2c.writevto(self.addr, vec)
+            sent[:] = page

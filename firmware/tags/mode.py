@@ -13,7 +13,9 @@
 #       the job: wait for a tag, write the 8-byte record (firmware/tags/tile_tag.py) to pages 4-5, read
 #       it back. Result: {"ok": true, "uid": "04..", "tile": 4, "copy": 1} or {"ok": false,
 #       "code": "readonly" | "write_failed" | "verify_failed" | "read_failed" | "already" (with
-#       the tile and copy the tag holds) | "cancelled" | "timeout", "uid": ..}
+#       the tile and copy the tag holds) | "clone_uid" (another tag written since begin has this
+#       UID: clone tags are sold with repeated UIDs, and two of them cannot be told apart on the
+#       reader; with the tile and copy of that other tag) | "cancelled" | "timeout", "uid": ..}
 #   {"op": "read", "set": 1, "prompt": "tap any tile", "timeout": 120} -> {"ok": true, "state": ..}
 #       result: {"ok": true, "uid": "..", "data": "16 bytes hex", "result": "ok" | "blank" |
 #       "corrupt" | "foreign_set" | "version", "tile": t, "copy": c, "via": "record" | "uid"}
@@ -75,6 +77,7 @@ class TagsMode:
         self.last = ""  # what the last tag was
         self.count = 0
         self.buf = bytearray(16)
+        self.uids = None  # firmware/tags/uids.py: the UIDs written since begin, for clone tags
 
     # ---- requests from the link ----
     def request(self, req, authed=False):
@@ -103,6 +106,7 @@ class TagsMode:
         if op == "begin":
             self._enter(True)
             self.result = None
+            self.uids = None
             reg = self.dev.registry
             return {"ok": True, "device": app.device_id, "set": self.dev.tag_set,
                     "registry": reg.count if reg is not None else 0}
@@ -213,16 +217,27 @@ class TagsMode:
         tile = job["tile"]
         copy = job["copy"]
         u = {"uid": hexs(uid)}
+        try:
+            held = tile_tag.decode(data, set_id)
+        except ValueError:
+            held = None
         if not job.get("overwrite"):
-            try:
-                held = tile_tag.decode(data, set_id)
-            except ValueError:
-                held = None
             if held is not None and held != (tile, copy):
                 u["tile"] = held[0]
                 u["copy"] = held[1]
                 self.last = "already " + tile_label(held[0], held[1])
                 return _err("already", "tag holds " + tile_label(held[0], held[1]), u)
+        if self.uids is None:
+            from firmware.tags.uids import UidLog
+            self.uids = UidLog()
+        other = self.uids.find(uid)
+        if other is not None and other != (tile, copy) and held != other:
+            # a UID written before, on a tag that does not hold that record: another tag, a clone
+            u["tile"] = other[0]
+            u["copy"] = other[1]
+            self.last = "clone uid: set aside"
+            return _err("clone_uid", "UID %s is also the tag of %s: a clone tag, set it aside"
+                        % (hexs(uid), tile_label(other[0], other[1])), u)
         rec = tile_tag.encode(set_id, tile, copy)
         for i in range(0, len(rec), 4):
             r = rdr.write(_PAGE + i // 4, rec[i:i + 4])
@@ -238,6 +253,7 @@ class TagsMode:
             self.last = "read back differs"
             return _err("verify_failed", "read back " + hexs(buf[0:8]), u)
         self.last = tile_label(tile, copy) + " written"
+        self.uids.add(uid, tile, copy)
         u["ok"] = True
         u["tile"] = tile
         u["copy"] = copy

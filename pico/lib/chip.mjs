@@ -18,8 +18,11 @@
 //              steps take no time). A loop that polls the timer without sleeping (a busy-wait,
 //              e.g. mp_hal_delay_us) would then never end: after SPIN_READS timer reads without a
 //              sleep, time follows the cycles again until the next sleep.
-// Real flash timing (W25Q16JV typical: 4 KiB sector erase 45 ms, 256 B page program 0.4 ms) is
-// added in "cycles" mode unless flashTiming is false; the CPU waits for the flash as on a board.
+// Real flash timing is added in "cycles" mode unless flashTiming is false; the CPU waits for the
+// flash as on a board. W25Q16JV datasheet (Winbond, rev. H) §9.6 AC electrical characteristics:
+// 4 KiB sector erase tSE 45 ms typical, 400 ms maximum; 256 B page program tPP 0.4 ms typical,
+// 3 ms maximum. flashTiming true / "typical" takes the typical times, "max" the maximum ones (a
+// worn or hot part: the worst a box may meet).
 // idleUntil() lets time pass fast: while the core sleeps, the clock jumps ahead by up to a given
 // step at once (a sleep_ms that oversleeps), so the device loop runs one step per jump.
 //
@@ -36,8 +39,10 @@ export const FS_OFFSET = 0xa0000; // MicroPython rp2: littlefs from here to the 
 const CYCLE_NS = 1e9 / 125e6;
 const SPIN_READS = 200;
 const PIO_BURST = 1000; // PIO steps per access to the block (see the constructor)
-const ERASE_NS_PER_SECTOR = 45e6;
-const PROGRAM_NS_PER_PAGE = 0.4e6;
+export const FLASH_TIMES = { // [sector erase ns, page program ns]
+  typical: [45e6, 0.4e6],
+  max: [400e6, 3e6],
+};
 const BKPT_ERASE = 0xf1;
 const BKPT_PROGRAM = 0xf2;
 const TIMER_BASE = 0x40054;
@@ -79,6 +84,9 @@ export class Chip {
     this.clock = mcu.clock;
     this.mode = mode;
     this.flashTiming = flashTiming && mode === 'cycles';
+    const times = FLASH_TIMES[flashTiming === 'max' ? 'max' : 'typical'];
+    this.eraseNs = times[0];
+    this.programNs = times[1];
     const syms = readElf(elf).symbols;
     this.symbols = syms;
     const addr = (n) => {
@@ -96,6 +104,7 @@ export class Chip {
     this.flashOps = 0;
     this.onFlashOp = null;
     this.opLog = null; // an array: every erase/program applied is kept there, data and all
+    this.flashWaits = null; // an array: [kind, start ms, end ms] of each erase/program
     this.stopped = false;
     this.cut = null;
     this.spinReads = 0;
@@ -261,14 +270,18 @@ export class Chip {
       const data = kind === 'erase' ? null : Uint8Array.from({ length: count }, (_, i) => this.mcu.readUint8(r[1] + i));
       this.opLog.push({ kind, offset: offs, count, data });
     }
+    if (this.flashWaits) {
+      const n = kind === 'erase' ? Math.ceil(count / 4096) * this.eraseNs : Math.ceil(count / 256) * this.programNs;
+      this.flashWaits.push([kind, this.clock.nanos / 1e6, (this.clock.nanos + (this.flashTiming ? n : 0)) / 1e6]);
+    }
     if (kind === 'erase') {
       flash.fill(0xff, offs, offs + count);
-      if (this.flashTiming) this._wait(Math.ceil(count / 4096) * ERASE_NS_PER_SECTOR);
+      if (this.flashTiming) this._wait(Math.ceil(count / 4096) * this.eraseNs);
     } else {
       const src = r[1];
       const mcu = this.mcu;
       for (let i = 0; i < count; i++) flash[offs + i] &= mcu.readUint8(src + i);
-      if (this.flashTiming) this._wait(Math.ceil(count / 256) * PROGRAM_NS_PER_PAGE);
+      if (this.flashTiming) this._wait(Math.ceil(count / 256) * this.programNs);
     }
     core.PC = core.LR & ~1; // return to the caller
     return true;

@@ -2,11 +2,23 @@
 // tests/emulators/mfrc522_emu.py (SPI framing, 64-byte FIFO, Idle / CalcCRC / Transceive /
 // SoftReset, bit framing, IRQ registers with Set1 semantics, the TAuto timer, collisions between
 // several tags, the antenna and 100 % ASK), timed by the chip's own clock in carrier cycles.
+//
+// Reset (MFRC522 datasheet, NXP rev. 3.9, §8.8.1 Reset timing requirements, §8.8.2 Oscillator
+// start-up time): after a SoftReset command the oscillator keeps running and the chip cannot be
+// addressed for t_d = 1024 clocks of 27.12 MHz = 37.74 us (512 carrier cycles); PowerDown in
+// CommandReg reads 1 meanwhile, writes are lost. Leaving hard power-down (NRSTPD rising, after
+// >= 100 ns low) restarts the oscillator: t_osc = t_startup + t_d, t_startup being the crystal
+// maker's figure, not the MFRC522's (XTAL_STARTUP_FC; community drivers that run on real boards
+// write their first registers within ~100 us of NRSTPD rising, so the model takes it as 0 unless
+// a board says otherwise).
+//
+// Bus time: rp2040js completes SPI bytes at once; here each byte takes 8 SCK periods of the SPI
+// block's own clock (the board's 4 MHz: 2 us; the MFRC522 takes up to 10 Mbit/s, §8.1.2).
 import { Type2Tag } from './tags.mjs';
 
 const FC_PER_NS = 13.56e-3;
 const FC_BIT = 128;
-const FC_RESET = 37 * 13560; // ~37 ms oscillator start-up after a soft reset
+export const FC_RESET = 512; // t_d: 1024 clocks of 27.12 MHz = 37.74 us (§8.8.2)
 
 const COMMAND = 0x01; const COM_IRQ = 0x04; const DIV_IRQ = 0x05; const ERROR = 0x06;
 const STATUS1 = 0x07; const FIFO_DATA = 0x09; const FIFO_LEVEL = 0x0a; const CONTROL = 0x0c;
@@ -26,9 +38,12 @@ const RESET_VALUES = [
 const CRC_PRESETS = [0x0000, 0x6363, 0xa671, 0xffff];
 
 export class MFRC522 {
-  constructor(mcu, spi, csPin, rstPin, version = 0x92) {
+  /** timed: SPI bytes take their bus time (the chip's "cycles" mode); xtalStartupFc: t_startup. */
+  constructor(mcu, spi, csPin, rstPin, { version = 0x92, timed = true, xtalStartupFc = 0 } = {}) {
     this.mcu = mcu;
     this.version = version;
+    this.xtalStartupFc = xtalStartupFc;
+    this.writesLost = 0; // register writes while the chip could not be addressed
     this.tags = [];
     this.regs = new Uint8Array(64);
     this.fifo = new Uint8Array(64);
@@ -50,16 +65,24 @@ export class MFRC522 {
       const rst = mcu.gpio[rstPin];
       rst.addListener(() => {
         const high = rst.value !== 0;
-        if (high && !this.rst) { this._reset(); this.busyUntil = this.now() + FC_RESET; }
+        if (high && !this.rst) { this._reset(); this.busyUntil = this.now() + this.xtalStartupFc + FC_RESET; }
         this.rst = high;
       });
     }
-    spi.onTransmit = (v) => spi.completeTransmit(this._byte(v));
+    if (timed) {
+      let miso = 0;
+      const alarm = mcu.clock.createAlarm(() => spi.completeTransmit(miso));
+      spi.onTransmit = (v) => {
+        miso = this._byte(v);
+        const hz = spi.clockFrequency;
+        if (hz > 0) alarm.schedule(8e9 / hz); else spi.completeTransmit(miso);
+      };
+    } else spi.onTransmit = (v) => spi.completeTransmit(this._byte(v));
   }
 
   now() { return this.mcu.clock.nanos * FC_PER_NS; }
 
-  place(tag) { tag.present = true; tag.state = 0; tag.halted = false; if (!this.tags.includes(tag)) this.tags.push(tag); }
+  place(tag) { tag.present = true; tag.state = 0; tag.halted = false; tag.compatPage = -1; if (!this.tags.includes(tag)) this.tags.push(tag); }
   lift(tag) { tag.present = false; this.tags = this.tags.filter((t) => t !== tag); }
   liftAll() { for (const t of this.tags) t.present = false; this.tags = []; }
   fieldOn() { return (this.regs[TX_CONTROL] & 0x03) !== 0; }
@@ -71,7 +94,7 @@ export class MFRC522 {
     r[VERSION] = this.version;
     this.fifoHead = 0; this.fifoN = 0;
     this.txPending = false; this.rxPending = false; this.rxData = null;
-    this.rxBits = 0; this.rxColl = -1; this.rxEnd = 0; this.txEnd = 0;
+    this.rxBits = 0; this.rxColl = -1; this.rxEnd = 0; this.txEnd = 0; this.rxAlign = 0;
     this.timerOn = false; this.deadline = 0;
     for (const t of this.tags) { t.state = 0; t.halted = false; }
   }
@@ -118,7 +141,7 @@ export class MFRC522 {
   }
 
   _write(reg, v) {
-    if (this._busy()) { this.errors.push(`register 0x${reg.toString(16)} written during reset`); return; }
+    if (this._busy()) { this.writesLost++; return; } // cannot be addressed yet (§8.8.2): lost
     const r = this.regs;
     if (reg === COMMAND) this._command(v);
     else if (reg === COM_IRQ) { if (v & 0x80) r[COM_IRQ] |= v & 0x7f; else r[COM_IRQ] &= 0x7f ^ (v & 0x7f); }
@@ -141,7 +164,7 @@ export class MFRC522 {
   _command(v) {
     const r = this.regs;
     const cmd = v & 0x0f;
-    if (cmd === CMD_SOFT_RESET) { this._reset(); this.busyUntil = this.now() + FC_RESET; return; }
+    if (cmd === CMD_SOFT_RESET) { this._reset(); this.busyUntil = this.now() + FC_RESET; return; } // t_d
     if (cmd === CMD_IDLE) { this.txPending = false; this.rxPending = false; }
     else if (cmd === CMD_CALC_CRC) {
       let crc = CRC_PRESETS[r[MODE] & 3];
@@ -161,6 +184,7 @@ export class MFRC522 {
     const n = this.fifoN;
     if (!n) { this.errors.push('StartSend with an empty FIFO'); return; }
     const last = r[BIT_FRAMING] & 7;
+    this.rxAlign = (r[BIT_FRAMING] >> 4) & 7;
     this.frames++;
     r[ERROR] &= BUFFER_OVFL;
     const now = this.now();
@@ -178,8 +202,10 @@ export class MFRC522 {
     if (!listening) return;
     const answers = [];
     for (const t of this.tags) {
+      const reads = t.reads;
       const a = t.receive(frame, last);
       if (a) answers.push(a);
+      if (t.reads > reads && t.firstReadMs === undefined) t.firstReadMs = this.mcu.clock.nanos / 1e6;
     }
     if (!answers.length) return;
     const [data, rxBits, coll] = combine(answers, !(r[COLL] & 0x80));
@@ -198,11 +224,22 @@ export class MFRC522 {
     if (this.txPending && now >= this.txEnd) { this.txPending = false; r[COM_IRQ] |= TX_IRQ; }
     if (this.rxPending && now >= this.rxEnd) {
       this.rxPending = false;
-      for (const b of this.rxData) this._fifoPush(b);
+      let data = this.rxData;
+      const ra = this.rxAlign;
+      if (ra) {
+        // BitFramingReg.RxAlign (datasheet §9.3.1.14): the first received bit goes to bit ra of
+        // the first FIFO byte (bitwise anticollision); RxLastBits and CollPos count from there
+        const nbits = data.length * 8 - (this.rxBits ? 8 - this.rxBits : 0);
+        const out = new Uint8Array((ra + nbits + 7) >> 3);
+        for (let i = 0; i < nbits; i++) if ((data[i >> 3] >> (i & 7)) & 1) out[(ra + i) >> 3] |= 1 << ((ra + i) & 7);
+        data = out;
+        this.rxBits = (ra + nbits) % 8;
+      }
+      for (const b of data) this._fifoPush(b);
       r[CONTROL] = (r[CONTROL] & 0xf8) | this.rxBits;
       r[COM_IRQ] |= RX_IRQ;
       if (this.rxColl >= 0) {
-        const k = this.rxColl;
+        const k = this.rxColl + ra;
         r[ERROR] |= COLL_ERR; r[COM_IRQ] |= ERR_IRQ;
         r[COLL] = (r[COLL] & 0x80) | (k < 32 ? (k + 1) & 0x1f : 0x20);
       }

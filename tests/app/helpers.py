@@ -30,6 +30,7 @@ class Table:
         for k in s.replace(" ", ""):
             self.app.press(k)
             self.screens.append(self.app.screen())
+            self.app.after_draw()  # as the device loop does once the screen is drawn
         return self
 
     def tap(self, s):
@@ -39,6 +40,7 @@ class Table:
             self.copies[t] = n + 1
             self.app.tap(bytes((4, t, n, 1)), t)
             self.screens.append(self.app.screen())
+            self.app.after_draw()
         return self
 
     def records(self):

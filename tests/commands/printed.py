@@ -228,7 +228,6 @@ HOW: dict[str, tuple[str, str]] = {
     "make firmware BOARD=esp32": ("make-n", SLOW + "tests/hw builds the firmware"),
     "make firmware BOARD=circuitpython_feather": ("make-n", SLOW + "tests/hw builds the firmware"),
     "make firmware BOARD=pico_w": ("make-n", SLOW + "tests/hw builds the firmware"),
-    "make deploy": ("manual", "needs a board on a serial port"),
     "make -C ports/esp32 BOARD=ESP32_GENERIC FROZEN_MANIFEST=.../manifest.py": ("manual", "MicroPython's own Makefile and ESP-IDF"),
     "make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=.../build/pico/manifest.py": ("manual", "MicroPython's own Makefile (make pico-uf2 runs it)"),
     "make pico-w-uf2": ("make-n", SLOW + "a firmware build"),

@@ -66,6 +66,8 @@ def fresh_env(sandbox: Path) -> dict:
     env.update(PATH=":".join(path), PYTHONUNBUFFERED="1", MAHJONG_TABLE_SIM_MARKER=str(sandbox / "sim.port"),
                MT_SECRET_KEY_FILE=str(sandbox / "secret"))
     env.pop("DISPLAY", None)
+    for k in ("SDL_VIDEODRIVER", "SDL_AUDIODRIVER"):  # set by other tests' conftest (tests/hw): a fresh
+        env.pop(k, None)                              # shell has none, and `make sim` then uses the terminal
     env.pop("MAHJONG_TABLE_PORT", None)
     env.pop("MAHJONG_TABLE_QUARANTINE", None)
     return env

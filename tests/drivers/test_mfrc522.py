@@ -145,35 +145,74 @@ def test_nak_for_a_page_out_of_range_or_locked():
     assert rdr.write(1, b"\x00\x00\x00\x01") == ERR_NAK
 
 
-def test_two_tags_with_different_uids_are_multiple():
+def read_all(emu, rdr, most=10):
+    """Poll, read and halt until the field is quiet: the UIDs in the order they were read."""
+    got = []
+    buf = bytearray(16)
+    for _ in range(most):
+        r = rdr.poll()
+        if r == NO_TAG:
+            return got
+        assert r == OK, r
+        got.append(bytes(rdr.uid[:rdr.uid_len]))
+        assert rdr.read(4, buf) == OK
+        assert rdr.halt() == OK
+    raise AssertionError("still reading after %d tags: %r" % (most, got))
+
+
+def test_two_tags_are_told_apart_and_read_one_after_the_other():
+    # same ATQA and cascade level 1 (04 51 2a): they collide at level 2, in UID byte 3
     emu, rdr = make(tags.ntag213(UID7), tags.ntag213(UID7B, name="b"))
-    assert rdr.poll() == MULTIPLE  # same ATQA and cascade level 1: collides at level 2
-    emu.tags[1].remove()
-    emu.tags[0].enter_field()
-    assert rdr.poll() == OK and bytes(rdr.uid[:7]) == UID7
+    got = read_all(emu, rdr)
+    assert sorted(got) == sorted([UID7, UID7B])
+    # ISO 14443-3 §6.5.3: the reader adds a 1 at the first colliding bit. 0x6b vs 0x92: bit 0
+    # differs first, UID7's is 1
+    assert got[0] == UID7
 
 
-def test_two_tags_of_different_uid_sizes_collide_in_atqa():
+def test_tags_of_different_uid_sizes_collide_in_atqa_and_are_both_read():
     emu, rdr = make(tags.ntag213(UID7), tags.ultralight4(UID4))
-    assert rdr.request() == MULTIPLE
-    assert rdr.poll(wakeup=True) == NO_TAG  # READY tags take a WUPA as an error (ISO 14443-3)
-    for _ in range(3):
-        assert rdr.poll() == MULTIPLE
+    assert rdr.request() == OK  # 0x44 vs 0x04: a collision in the ATQA still means tags
+    rdr.request()  # the tags are READY now: this one is an error to them, back to IDLE
+    assert sorted(read_all(emu, rdr)) == sorted([UID7, UID4])
 
 
-def test_two_tiles_left_on_the_reader_read_multiple_on_every_poll():
+def test_two_tiles_left_on_the_reader_are_each_read_once():
     emu, rdr = make(tags.ntag213(UID7), tags.ntag213(UID7B, name="b"))
+    assert len(read_all(emu, rdr)) == 2
     for _ in range(4):
-        assert rdr.poll() == MULTIPLE
+        assert rdr.poll() == NO_TAG  # both halted: silent while they stay in the field
 
 
-def test_collision_at_level_1_is_multiple():
+def test_collision_at_level_1_is_resolved_from_collpos():
     emu, rdr = make(tags.ultralight4(UID4), tags.ultralight4(b"\x3a\x9c\x52\x11", name="b"))
+    emu.log = []
     assert rdr.request() == OK  # identical ATQAs do not collide
-    assert rdr.select() == MULTIPLE
-    assert emu.reg(0x06) & 0x08  # ErrorReg.CollErr
-    # CollReg.CollPos, 1-based: UID byte 2 is 0x51 vs 0x52, LSB first, so bit 17 of the frame
-    assert emu.reg(0x0E) & 0x1F == 17
+    assert rdr.select() == OK
+    # UID byte 2 is 0x51 vs 0x52, LSB first: bit 17 of the frame collides (CollPos 17, 1-based);
+    # the reader sends back 16 + 1 bits (NVB 0x41) with that bit set: 0x51's bit 0 is 1
+    sent = [f for f, _ in emu.log]
+    assert sent[1][:2] == b"\x93\x20" and sent[2][:2] == b"\x93\x41" and sent[2][4] & 1
+    assert bytes(rdr.uid[:4]) == UID4
+
+
+def test_three_tags_in_the_field_are_all_read():
+    uids = [b"\x04\x51\x2a\x6b\x1c\x73\x80", b"\x04\x51\x2a\x6b\x1c\x73\x81",
+            b"\x04\x11\x2a\x6b\x1c\x73\x80"]
+    emu, rdr = make(*[tags.ntag213(u, name=str(i)) for i, u in enumerate(uids)])
+    assert sorted(read_all(emu, rdr)) == sorted(uids)
+
+
+def test_clone_tags_with_one_uid_cannot_be_told_apart():
+    # two tags answering the same UID: nothing collides until their memory differs
+    a = tags.ntag213(UID7)
+    b = tags.ntag213(UID7, name="clone")
+    a.write_page(4, b"\x01\x02\x03\x04")
+    b.write_page(4, b"\x05\x06\x07\x08")
+    emu, rdr = make(a, b)
+    assert rdr.poll() == OK and bytes(rdr.uid[:7]) == UID7
+    buf = bytearray(16)
+    assert rdr.read(4, buf) != OK  # the two answers collide in the data
 
 
 def test_tag_removed_mid_read_is_lost_not_a_hang():

@@ -75,6 +75,45 @@ def test_a_second_show_sends_the_changes():
     assert mismatches(emu, oled) == 0 and emu.lit(0, 0) == 0 and emu.lit(55, 35) == 1
 
 
+def test_show_sends_only_the_pages_that_changed():
+    emu, oled = make()
+    scene(oled)
+    oled.show()
+    t = emu.transactions
+    oled.show()
+    assert emu.transactions == t  # nothing changed: nothing on the bus
+    oled.pixel(50, 17, 1 - oled.pixel(50, 17))  # row 17: page 2 only
+    oled.show()
+    assert emu.transactions - t == 2 and mismatches(emu, oled) == 0
+    t = emu.transactions
+    oled.show(full=True)
+    assert emu.transactions - t == 16
+
+
+def test_a_panel_that_lost_a_page_gets_it_back_within_64_shows():
+    emu, oled = make()
+    scene(oled)
+    oled.show()
+    emu.ram[300] ^= 0xFF  # a glitch on the bus: page 2 of the panel is wrong
+    for _ in range(64):
+        oled.show()
+    assert mismatches(emu, oled) == 0
+
+
+def test_dim_and_shift_for_burn_in():
+    emu, oled = make()
+    scene(oled)
+    oled.show()
+    oled.dim(True)
+    assert emu.contrast == 0x08
+    oled.shift(2)  # the picture 2 rows lower, in the panel: nothing sent again
+    assert emu.start_line == 62
+    assert all(emu.lit(x, y + 2) == oled.pixel(x, y) for x in range(0, 128, 7) for y in range(0, 62, 3))
+    oled.shift(0)
+    oled.dim(False)
+    assert emu.start_line == 0 and emu.contrast == 0xFF and mismatches(emu, oled) == 0
+
+
 def test_rotate_flips_the_picture_in_the_controller():
     emu, oled = make()
     scene(oled)

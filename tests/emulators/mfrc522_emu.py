@@ -5,8 +5,10 @@
 #                 MOSI byte is the next address (0x00 ends), MISO carries the previous one's value.
 #                 Writes: every further byte goes to the same register (FIFO bursts).
 #   FIFO          64 bytes, FIFOLevelReg with FlushBuffer, BufferOvfl on overflow
-#   CommandReg    Idle, CalcCRC, Transceive, SoftReset (busy for a while: PowerDown bit reads 1)
-#   BitFramingReg StartSend (write-only), TxLastBits; ControlReg RxLastBits
+#   CommandReg    Idle, CalcCRC, Transceive, SoftReset (busy for t_d = 1024 clocks of 27.12 MHz =
+#                 37.74 us, MFRC522 datasheet rev. 3.9 §8.8.2: PowerDown reads 1, a write raises;
+#                 after the reset pin rises, t_startup of the crystal + t_d: xtal_startup_us)
+#   BitFramingReg StartSend (write-only), TxLastBits, RxAlign; ControlReg RxLastBits
 #   ComIrqReg     TxIRq, RxIRq, ErrIRq, TimerIRq with the Set1 write semantics; DivIrqReg CRCIRq
 #   ErrorReg      CollErr, BufferOvfl; CollReg ValuesAfterColl / CollPos / CollPosNotValid
 #   timer         TModeReg.TAuto starts it at the end of a transmission; it runs TReload ticks of
@@ -25,7 +27,7 @@ from emulators.tags import FC_PER_US_X100
 FC_TXN = 407  # ~30 us of interpreter and chip-select overhead per transaction
 FC_BYTE = 108  # one byte at 1 MHz SCK
 FC_BIT = 128  # one bit at 106 kbit/s
-FC_RESET = 37 * FC_PER_US_X100 // 100 * 1000  # ~37 ms oscillator start-up after a soft reset
+FC_RESET = 512  # t_d: 1024 clocks of 27.12 MHz = 37.74 us (datasheet §8.8.2), in carrier cycles
 
 COMMAND = 0x01
 COM_IRQ = 0x04
@@ -72,9 +74,10 @@ _CRC_PRESETS = (0x0000, 0x6363, 0xA671, 0xFFFF)
 
 
 class MFRC522Emu:
-    def __init__(self, tags=(), version=0x92):
+    def __init__(self, tags=(), version=0x92, xtal_startup_us=0):
         self.tags = list(tags)
         self.version = version
+        self.xtal_startup_fc = xtal_startup_us * FC_PER_US_X100 // 100
         self.regs = bytearray(64)
         self.fifo = bytearray(64)
         self.now = 0  # carrier cycles
@@ -125,6 +128,7 @@ class MFRC522Emu:
         self._rx_data = None
         self._rx_bits = 0
         self._rx_coll = -1
+        self._rx_align = 0
         self._rx_end = 0
         self._timer_on = False
         self._deadline = 0
@@ -139,7 +143,7 @@ class MFRC522Emu:
     def _rst_edge(self, v):
         if v:
             self._reset()
-            self._busy_until = self.now + FC_RESET
+            self._busy_until = self.now + self.xtal_startup_fc + FC_RESET
 
     def _xfer(self, out, inp):
         if self.cs._v:
@@ -275,6 +279,7 @@ class MFRC522Emu:
         if not n:
             raise AssertionError("MFRC522: StartSend with an empty FIFO")
         last = r[BIT_FRAMING] & 0x07
+        self._rx_align = r[BIT_FRAMING] >> 4 & 0x07
         self.frames_sent += 1
         r[ERROR] &= BUFFER_OVFL
         bits = n * 9 + 2 - ((8 - last) if last else 0)
@@ -329,12 +334,23 @@ class MFRC522Emu:
         if self._rx_pending and now >= self._rx_end:
             self._rx_pending = False
             data = self._rx_data
+            ra = self._rx_align
+            if ra:
+                # BitFramingReg.RxAlign: the first received bit goes to bit RxAlign of the
+                # first FIFO byte (bitwise anticollision); RxLastBits and CollPos count from there
+                nbits = len(data) * 8 - ((8 - self._rx_bits) if self._rx_bits else 0)
+                out = bytearray((ra + nbits + 7) // 8)
+                for i in range(nbits):
+                    if data[i >> 3] >> (i & 7) & 1:
+                        out[(ra + i) >> 3] |= 1 << ((ra + i) & 7)
+                data = bytes(out)
+                self._rx_bits = (ra + nbits) % 8
             for b in data:
                 self._write(FIFO_DATA, b)
             r[CONTROL] = (r[CONTROL] & 0xF8) | self._rx_bits
             r[COM_IRQ] |= RX_IRQ
             if self._rx_coll >= 0:
-                k = self._rx_coll
+                k = self._rx_coll + ra
                 r[ERROR] |= COLL_ERR
                 r[COM_IRQ] |= ERR_IRQ
                 r[COLL] = (r[COLL] & 0x80) | (((k + 1) & 0x1F) if k < 32 else 0x20)

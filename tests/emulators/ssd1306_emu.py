@@ -1,7 +1,11 @@
 # SSD1306 emulator behind a fake I2C bus (writeto, writevto): parses the control bytes (Co, D/C),
 # the command set with its argument counts, and rebuilds the 128 x 64 display RAM from the data
 # in page, horizontal or vertical addressing mode. lit(x, y) is what the glass shows: the usual
-# module is wired so that segment remap (A1) and reversed COM scan (C8) give an upright picture.
+# module is wired so that segment remap (A1) and reversed COM scan (C8) give an upright picture;
+# the multiplex ratio (A8h), display offset (D3h) and start line (40h-7Fh) move it as the SSD1306
+# datasheet (rev. 1.1) §10.1.6, §10.1.11 and §10.1.15 say: the COM line scanned for glass row y
+# (y with C8, 63 - y with C0) shows display row (line + offset) mod 64, dark past the multiplex
+# ratio, and display row j is RAM row (j + start line) mod 64 (pico/lib/ssd1306.mjs alike).
 #
 # An unknown command raises: it is a driver bug. Parsing allocates nothing (unless .log is set
 # to record the command bytes), so show() can be measured for allocations with the emulator in
@@ -145,6 +149,8 @@ class SSD1306Emu:
             self.page_range[1] = a[1] & 7
             self.page = self.page_range[0]
         elif c == 0xA8:
+            if a[0] & 0x3F < 15:
+                raise AssertionError("SSD1306: multiplex ratio below 16 is invalid")
             self.mux = a[0] & 0x3F
         elif c == 0xD3:
             self.offset = a[0] & 0x3F
@@ -174,14 +180,22 @@ class SSD1306Emu:
     def ram_bit(self, col, row):
         return self.ram[(row >> 3) * W + col] >> (row & 7) & 1
 
+    def ram_row(self, y):
+        """The RAM row glass row y shows, -1 for a dark line (past the multiplex ratio)."""
+        line = y if self.com_reversed else H - 1 - y
+        j = (line + self.offset) & 63
+        if j > self.mux:
+            return -1
+        return (j + self.start_line) & 63
+
     def lit(self, x, y):
         """1 if the pixel at (x, y) of the glass is lit."""
         if not (self.on and self.charge_pump):
             return 0
+        row = self.ram_row(y)
+        if row < 0:
+            return 0
         if self.entire_on:
             return 1
-        if self.start_line or self.offset or self.mux != H - 1:
-            raise AssertionError("SSD1306 emulator: start line / offset / mux not modelled")
         col = x if self.seg_remap else W - 1 - x
-        row = y if self.com_reversed else H - 1 - y
         return self.ram_bit(col, row) ^ (1 if self.inverted else 0)

@@ -1,6 +1,7 @@
 # Virtual ISO 14443A tags for the reader emulators: the layer-3 states (IDLE, READY, ACTIVE, HALT)
 # and the NFC Forum type 2 memory commands READ / WRITE / HLTA, as NTAG21x and MIFARE Ultralight
-# answer them. The MFRC522 emulator feeds them raw frames; the PN532 emulator uses the same model.
+# answer them, and NTAG213's GET_VERSION and COMPATIBILITY_WRITE (NTAG213/215/216 datasheet, NXP
+# rev. 3.2, §10.1 and §10.5). The MFRC522 emulator feeds them raw frames; the PN532 emulator uses the same model.
 #
 # Timing is in carrier cycles (1/fc, fc = 13.56 MHz), the unit of ISO 14443.
 
@@ -13,6 +14,10 @@ HALT = 4
 FC_PER_US_X100 = 1356  # 13.56 cycles per microsecond
 FDT = 1236  # frame delay time of a PICC answer at 106 kbit/s (ISO 14443-3, last bit 1)
 NTAG_WRITE_FC = 4100 * FC_PER_US_X100 // 100  # NTAG21x EEPROM programming time before the ACK
+
+# GET_VERSION's answer (datasheet §10.1, Table 28): header, vendor NXP, product NTAG, subtype
+# 50 pF, major and minor product version, storage size 0x0F (NTAG213), protocol ISO 14443-3
+NTAG213_VERSION = b"\x00\x04\x04\x02\x01\x00\x0f\x03"
 
 ACK = 0x0A
 NAK_ARG = 0x0
@@ -35,6 +40,16 @@ def with_crc(data):
     return bytes(data) + bytes((c & 0xFF, c >> 8))
 
 
+def bits_from(data, start, end):
+    """Bits start..end-1 of data (LSB first, as ISO 14443 sends them), packed from bit 0."""
+    out = bytearray((end - start + 7) // 8)
+    for i in range(end - start):
+        k = start + i
+        if data[k >> 3] >> (k & 7) & 1:
+            out[i >> 3] |= 1 << (i & 7)
+    return bytes(out)
+
+
 def bcc(data):
     x = 0
     for b in data:
@@ -45,7 +60,7 @@ def bcc(data):
 class Type2Tag:
     """One tag in the field. Frames in, (answer bytes, valid bits of the last byte, delay) out."""
 
-    def __init__(self, uid, pages, atqa, sak=0x00, cc=b"\xe1\x10\x12\x00", name="tag"):
+    def __init__(self, uid, pages, atqa, sak=0x00, cc=b"\xe1\x10\x12\x00", name="tag", version=None):
         assert len(uid) in (4, 7)
         self.uid = bytes(uid)
         self.name = name
@@ -69,6 +84,8 @@ class Type2Tag:
         self.corrupt_crc = False  # flip a bit of the CRC of every READ answer
         self.leave_after = -1  # answer this many more frames, then leave the field (-1: stay)
         self.frames_seen = 0
+        self.version = version  # GET_VERSION's 8 bytes, None: the tag does not know the command
+        self.compat_page = -1  # COMPATIBILITY_WRITE: the page its first half ACKed
 
     # -- test helpers -------------------------------------------------------------------
     def page(self, n):
@@ -81,6 +98,7 @@ class Type2Tag:
         self.present = True
         self.state = IDLE
         self.halted = False
+        self.compat_page = -1
 
     def remove(self):
         self.present = False
@@ -118,6 +136,7 @@ class Type2Tag:
     # -- ISO 14443-3 A -------------------------------------------------------------------
     def _after_error(self):
         self.state = HALT if self.halted else IDLE
+        self.compat_page = -1
 
     def receive(self, frame, last_bits):
         """frame: bytes as sent; last_bits: valid bits in the last byte (0 = 8).
@@ -144,10 +163,27 @@ class Type2Tag:
             if self.state != HALT:
                 self.state = IDLE
             return None
+        st = self.state
+        if st in (READY1, READY2) and n >= 2 and f[0] in (0x93, 0x95) and f[1] != 0x70:
+            # ANTICOLLISION (ISO 14443-3 §6.5.3): NVB says how many bytes (high nibble, SEL and
+            # NVB included) and bits of the UID CLn follow; a tag whose UID starts with those
+            # bits answers with the rest of UID CLn + BCC, the others stay silent, READY
+            level = 1 if f[0] == 0x93 else 2
+            part = self.cascade(level)
+            nb, nbits = f[1] >> 4, f[1] & 0x0F
+            if part is None or (level == 1) != (st == READY1) or not 2 <= nb <= 6 or nbits > 7 \
+                    or n != nb + (1 if nbits else 0) or last_bits != nbits:
+                self._after_error()
+                return None
+            full = part[0] + bytes((bcc(part[0]),))
+            known = (nb - 2) * 8 + nbits
+            for k in range(known):
+                if (f[2 + (k >> 3)] >> (k & 7) ^ full[k >> 3] >> (k & 7)) & 1:
+                    return None
+            return bits_from(full, known, 40), (40 - known) % 8, FDT
         if last_bits:
             self._after_error()
             return None
-        st = self.state
         if st in (READY1, READY2) and n >= 2 and f[0] in (0x93, 0x95):
             level = 1 if f[0] == 0x93 else 2
             part = self.cascade(level)
@@ -155,8 +191,6 @@ class Type2Tag:
                 self._after_error()
                 return None
             cl, sak = part
-            if n == 2 and f[1] == 0x20:
-                return cl + bytes((bcc(cl),)), 0, FDT
             if n == 9 and f[1] == 0x70:
                 if crc_a(f[:7]) != f[7] | f[8] << 8 or f[2:6] != cl or f[6] != bcc(cl):
                     self._after_error()
@@ -171,6 +205,22 @@ class Type2Tag:
         if n >= 3 and crc_a(f[:-2]) != f[-2] | f[-1] << 8:
             self._after_error()
             return bytes((NAK_CRC,)), 4, FDT
+        if self.compat_page >= 0:
+            # COMPATIBILITY_WRITE, second half (§10.5): 16 bytes + CRC, the first 4 written
+            page = self.compat_page
+            self.compat_page = -1
+            if n != 18 or not self.write4(page, f[0:4]):
+                self._after_error()
+                return bytes((NAK_ARG,)), 4, FDT
+            return bytes((ACK,)), 4, NTAG_WRITE_FC
+        if n == 3 and f[0] == 0x60 and self.version is not None:  # GET_VERSION
+            return with_crc(self.version), 0, FDT
+        if n == 4 and f[0] == 0xA0:  # COMPATIBILITY_WRITE, first half: the address
+            if self.read_only or f[1] < 3 or f[1] >= self.pages:
+                self._after_error()
+                return bytes((NAK_ARG,)), 4, FDT
+            self.compat_page = f[1]
+            return bytes((ACK,)), 4, FDT
         if n == 4 and f[0] == 0x50 and f[1] == 0x00:  # HLTA
             self.state = HALT
             self.halted = True
@@ -195,7 +245,7 @@ class Type2Tag:
 
 def ntag213(uid=b"\x04\x11\x22\x33\x44\x55\x66", name="ntag213"):
     # 45 pages: 0..3 UID / lock / CC, 4..39 user memory, 40..44 configuration
-    return Type2Tag(uid, 45, atqa=b"\x44\x00", sak=0x00, name=name)
+    return Type2Tag(uid, 45, atqa=b"\x44\x00", sak=0x00, name=name, version=NTAG213_VERSION)
 
 
 def ultralight4(uid=b"\x3a\x9c\x51\xd2", name="ul4"):

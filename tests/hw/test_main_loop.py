@@ -94,11 +94,11 @@ def test_taps_reach_the_app_once(tmp_path):
     hw.reader.place(tiles[3, 0])
     hw.reader.place(tiles[4, 0])
     run(dev, t)
-    assert hw.display.model[1][0] == "! 一次只拍一张"  # one tile at a time
-    assert dev.app.d["entry"].current == [2]
+    # two tiles at once: both read, one after the other (the reader's anticollision), once each
+    assert sorted(dev.app.d["entry"].current) == [2, 3, 4] and hw.reader.reads == 4  # 2m, the bad tag, 3 and 4
     hw.reader.lift(tiles[4, 0])
     run(dev, t)
-    assert dev.app.d["entry"].current == [2, 3]
+    assert sorted(dev.app.d["entry"].current) == [2, 3, 4]
     hw.reader.lift()
     tap(dev, t, virtual.tile_set(9)[5, 0])
     assert hw.display.model[1][0] == "! 别的牌套的牌"  # a tile of another set
@@ -213,3 +213,42 @@ def test_boot_and_serve(tmp_path):
     assert dev.steps == 40 and slept == [main.LOOP_MS] * 40 and dev.app.state == "cfg"
     with pytest.raises(ValueError, match="no board 'nope'"):
         main.boot("nope", root=str(tmp_path))
+
+
+def test_an_idle_screen_dims_and_moves_and_the_first_key_still_counts(tmp_path):
+    from firmware.ui.screensaver import DIM_AFTER_MS, SHIFT_MS
+    t = [0]
+    p = sparts.Parts()
+    hw = board.build(board.load("sim"), {"parts": p})
+    dims = []
+    hw.display.dim = lambda on: dims.append(on)  # the desktop frame has no contrast: record it
+    app = App(Journal(str(tmp_path / "j")), lambda: t[0], device_id="b")
+    dev = Device(hw, app, lambda: t[0], files=str(tmp_path))
+    dev.parts = p
+    run(dev, t, 20)
+    frame = p.frame
+    w = frame.width
+    before = bytes(frame.buf)
+
+    def row(buf, y):
+        return [buf[(y >> 3) * w + x] >> (y & 7) & 1 for x in range(w)]
+    t[0] += DIM_AFTER_MS
+    run(dev, t, 2)
+    assert dims == [True] and bytes(frame.buf) == before  # dimmed, not moved yet
+    t[0] += SHIFT_MS
+    run(dev, t, 2)
+    dy = hw.display.dy
+    assert dy == 1
+    moved = bytes(frame.buf)
+    # the whole picture one row lower: no pixel lit in the same place for hours
+    assert all(row(moved, y + dy) == row(before, y) for y in range(0, 60))
+    t[0] += SHIFT_MS
+    run(dev, t, 2)
+    assert hw.display.dy == 2
+    # the first key wakes the screen and is the key it is: D opens the session's config
+    m = p.matrix
+    m.press(3, 3)
+    run(dev, t, 6)
+    m.release(3, 3)
+    run(dev, t, 6)
+    assert dims == [True, False] and hw.display.dy == 0 and app.state == "cfg"

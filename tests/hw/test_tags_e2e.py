@@ -144,3 +144,40 @@ def test_tags_are_refused_during_a_session(box):
     finally:
         port.close()
         box.stop()
+
+
+def test_clone_uids_are_refused_at_enrollment_and_found_by_the_audit(box, tmp_path):
+    set_id = 77
+    a = ntag(1)
+    clone = ntag(1)  # a clone tag: the UID of a, blank memory
+    clone.name = "clone"
+    b = ntag(2)
+    box.hooks.append(Person(box.emu, [a, clone, b]))
+    box.start()
+    keys = str(tmp_path / "keys.json")
+    p = subprocess.run([sys.executable, "-m", "host_tools", "sync", "--port", box.port_path, "--provision",
+                        "--key-file", keys], capture_output=True, text=True, timeout=60, cwd=str(REPO))
+    assert p.returncode == 0, p.stderr
+    p = host(box.port_path, "write", "--set", str(set_id), "--rules", "mcr", "--only", "1m copy 1,1m copy 2",
+             "--key-file", keys)
+    assert p.returncode == 0, p.stderr[-3000:]
+    # refused before anything was written to it, with what to do; the next tag took 1m copy 2
+    assert "REFUSED: that tag's UID %s is also the UID of the tag of 1m copy 1" % a.uid.hex() in p.stderr
+    assert "Set it aside" in p.stderr
+    assert json.loads(p.stdout)["retries"] == [[a.uid.hex(), "clone_uid", 0, 1]]
+    assert tile_tag.decode(a.read16(4), set_id) == (0, 0) and tile_tag.decode(b.read16(4), set_id) == (0, 1)
+    assert clone.read16(4) == bytes(16)
+
+    # the audit: one pass of tapping; a clone written elsewhere (here: by hand) reads as one UID
+    # with other bytes; what to fix comes with each problem
+    clone.write4(4, tile_tag.encode(set_id, 5, 0)[:4])
+    clone.write4(5, tile_tag.encode(set_id, 5, 0)[4:])
+    box.hooks[:] = [Person(box.emu, [a, b, clone, "#"])]
+    p = host(box.port_path, "verify", "--set", str(set_id), "--rules", "mcr")
+    box.stop()
+    assert p.returncode == 1
+    rep = json.loads(p.stdout)
+    assert [c["uid"] for c in rep["clone"]] == [a.uid.hex()]
+    assert "CLONE UID" in p.stderr and "what to fix:" in p.stderr
+    assert any(ln.startswith("UID %s is on two tags" % a.uid.hex()) for ln in rep["fix"])
+    assert any(ln.startswith("2m copy 1 was not read") and "--only '2m copy 1'" in ln for ln in rep["fix"])
