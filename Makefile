@@ -134,7 +134,7 @@ bench: venv
 
 # Heap of the box frozen vs from .mpy files on the unix port built from the Pico's MicroPython
 # source (32-bit where the host can build it): the figures of docs/esp32.md. `make unix-frozen`
-# builds that binary (build/unix-frozen/, about a minute). HEAP=64K: what an ESP32 without PSRAM
+# builds that binary (build/unix-frozen/, about a minute). HEAP=68K: what an ESP32 without PSRAM
 # has to spare, with room.
 .PHONY: unix-frozen bench-frozen
 unix-frozen: venv

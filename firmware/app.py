@@ -29,10 +29,23 @@ def payload(rec):
 
 
 class App:
-    def __init__(self, journal, clock_ms, device_id="box", lang="cn", pin="2580", epoch=0):
+    def __init__(self, journal, clock_ms, device_id="box", lang="cn", pin="2580", epoch=0, settings=None,
+                 keyfile=None):
+        # pin: protocol/config.py FACTORY_PIN (a test checks they agree); settings: the file of
+        # what the organizer's configs set (firmware/box_settings.py), None: nothing kept;
+        # keyfile: the device key's, which checks the tournament's PIN (pin_ok)
         self.j = journal
         self.clock = clock_ms
         self.device_id = device_id
+        self.settings = settings
+        self.keyfile = keyfile
+        self.kept = (None, None)      # (pin_mac, lang) as the settings file has them
+        if settings is not None:
+            from firmware import box_settings
+            self.kept = box_settings.load(settings)
+            lang = self.kept[1] or lang
+            heap.done_with("firmware.box_settings")
+        self.pin_mac = self.kept[0]   # the tournament's PIN (its MAC), None: the factory one
         self.lang = lang
         self.pin = pin
         self.epoch = epoch            # unix seconds at clock 0; set by the host's clock command
@@ -45,6 +58,7 @@ class App:
         self.num = ""                 # digits keyed so far
         self.page = 0
         self.view = layout.View()
+        self.can_draw = None          # can_draw(text): the display's font has every character (fit)
         self._h = {}                  # state -> its row of its flow's HANDLERS, for loaded flows
         self._later = None            # what runs once the input's handler returned (later)
         self._roomy_at = None         # (clock, heap.roomy()) of the last look (_roomy)
@@ -68,6 +82,19 @@ class App:
         """Points of the hand so far, per chair."""
         return self.book.running()
 
+    def pin_ok(self, pin):
+        """The referee PIN keyed in: the tournament's (checked as its MAC with the box's key,
+        protocol/sign.py pin_mac_hex), or the factory PIN when the box has none (or no key to
+        check it with: a key erased in the referee menu)."""
+        mac = self.pin_mac
+        if mac is not None and self.keyfile is not None:
+            from firmware.link import store
+            key = store.load_key(self.keyfile)[0]
+            if key is not None:
+                from protocol.sign import pin_mac_hex
+                return pin_mac_hex(key, self.device_id, pin) == mac
+        return pin == self.pin
+
     # ---- time, text, layout ----
     def now_s(self):
         t = self._t_in
@@ -82,6 +109,16 @@ class App:
         r = getattr(display, "r", None)
         if r is not None and hasattr(r, "text_width"):
             self.view = layout.View.of(r)
+        font = getattr(r, "font", None)
+        if font is not None and hasattr(font, "has"):
+            def can_draw(text):
+                for ch in text:
+                    if not font.has(ch):
+                        return False
+                return True
+            self.can_draw = can_draw
+            if self.session is not None:   # resumed before the display was known
+                self.session.set_names(can_draw)
 
     # ---- the flows ----
     def _row(self, state):
@@ -270,10 +307,21 @@ class App:
 
     # ---- the session and its hands (firmware/scorebook.py) ----
     def push_config(self, cfg):
-        """Start a session from a config (protocol/config.py); returns an error message or None."""
+        """Start a session from a config (protocol/config.py); returns an error message or None.
+        A config of the session that is running changes its time (a referee's extension: the
+        table's step goes on, a message says the time left)."""
+        s = self.session
+        running = s is not None and not s.ended
         err = self.book.start(cfg)
         if err is None:
-            self.home()
+            if not running:
+                self.home()
+            else:
+                left = s.time_left_ms(self.clock(), self.epoch)
+                if self.state == "timeout" and left != 0:
+                    self.home()   # time was called, not yet closed: the table plays on
+                if left is not None:
+                    self.say(T.TIME_CHANGED, (left + 59999) // 60000)
         return err
 
     def leave_setup(self):

@@ -26,7 +26,7 @@ def resume(book):
                 k = "seats" if name == "players" else name
                 if k in rec:
                     cfg[name] = rec[k]
-            app.session = open_session(config.with_defaults(cfg), 0)
+            app.session = open_session(config.with_defaults(cfg), 0, getattr(app, "can_draw", None))
             app.lang = app.session.cfg["lang"]
             started = rec.get("time", 0)
             closed = False

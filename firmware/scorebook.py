@@ -65,25 +65,55 @@ class ScoreBook:
         message, or None."""
         app = self.app
         if app.session is not None and not app.session.ended:
-            return "a session is running"
+            return self.retime(cfg)
         config = config_module()
         err = config.message(cfg)
         if err:
             return err
         if hasattr(app.j, "can_start_session") and not app.j.can_start_session(16 * 600):
             return "the journal is full"
+        if "lang" not in cfg:   # keyed in at the table: the box's language (the tournament's, kept)
+            cfg = dict(cfg)
+            cfg["lang"] = app.lang
         cfg = config.with_defaults(cfg)
+        _organizer_settings(app, cfg)
         record = record_module()
         app.j.append(record.encode(record.session(cfg, app.device_id, app.now_s())))
         start_ms = app.clock()
         heap.forget("protocol.config")
         app.leave_setup()
         preload(cfg["rules"])
-        app.session = open_session(cfg, start_ms)
+        app.session = open_session(cfg, start_ms, app.can_draw)
         app.session.keyed = keyed_text(cfg["rules"])
         app.lang = cfg.get("lang", app.lang)
         self.events = []
         self.rebuild()
+        return None
+
+    def retime(self, cfg):
+        """A config for the session that is running, at the box's next contact with the server
+        (issue 18.5: a referee gave the table more time, or less): its time (ends_at, minutes)
+        replaces the session's, and the session plays on. Anything else that differs is another
+        session: "a session is running". An error message, or None."""
+        app = self.app
+        s = app.session
+        old = s.cfg
+        for k in ("tournament", "session", "table", "rules", "players", "first_dealer", "mode"):
+            if cfg.get(k) != old.get(k):
+                return "a session is running"
+        config = config_module()
+        err = config.message(cfg)
+        heap.forget("protocol.config")
+        if err:
+            return err
+        if "minutes" in cfg:
+            old["minutes"] = cfg["minutes"]
+            s.limit_ms = cfg["minutes"] * 60000
+        if "ends_at" in cfg:
+            old["ends_at"] = cfg["ends_at"]
+        if "pin_mac" in cfg:   # the tournament's PIN, changed since the session began
+            old["pin_mac"] = cfg["pin_mac"]
+            _organizer_settings(app, old)
         return None
 
     def apply_correction(self, rec):
@@ -241,10 +271,12 @@ class ScoreBook:
             n += len(dumps(w)) + 20
         return n
 
-    def confirm(self, ev, time_out=False):
+    def confirm(self, ev, time_out=False, ended=None):
         """The previewed event is what happened. True when it ended the hand, which is then
         committed; if the commit fails before its record is on flash, the hand goes back to
-        before ev (the table can key it again instead of being stuck after it)."""
+        before ev (the table can key it again instead of being stuck after it). ended: the
+        session ends with this hand, for that reason (the referee's end cuts the hand off as
+        time-out does, so what was keyed in it stays on record)."""
         from rules_min.jsonout import dumps
         self.events.append(ev)
         self.tentative = None
@@ -254,7 +286,7 @@ class ScoreBook:
             return False
         seq = getattr(self.app.j, "last_seq", None)
         try:
-            self.commit_hand(time_out)
+            self.commit_hand(time_out, ended)
         except Exception:
             if getattr(self.app.j, "last_seq", None) == seq:
                 # not on flash (out of memory, a full journal)
@@ -268,9 +300,10 @@ class ScoreBook:
         self.rebuild()
         return ev
 
-    def commit_hand(self, time_out=False):
+    def commit_hand(self, time_out=False, ended=None):
         """The hand's record to the journal (the one prepared ahead when it still stands), the
-        session on to its next hand, or to its end."""
+        session on to its next hand, or to its end (ended: the reason, for a time-out that is
+        the referee's end)."""
         app = self.app
         s = app.session
         r = self._ready
@@ -296,6 +329,8 @@ class ScoreBook:
         s.apply(rec)
         if time_out:
             s.time_out()
+            if ended:
+                s.ended = ended
         else:
             s.next_hand(h.next_dealer)
         self.events = []
@@ -323,15 +358,34 @@ class ScoreBook:
         return rec
 
 
-def open_session(cfg, start_ms):
-    # a three-player or a survival table: a session with rules of its own, loaded only for it
+def _organizer_settings(app, cfg):
+    # the tournament's referee PIN (its MAC) and language (protocol/config.py), kept for the
+    # sessions after this one and after a power cut (firmware/box_settings.py); the session's
+    # record leaves the PIN's MAC out. A config without one keeps the PIN the box has.
+    mac = cfg.get("pin_mac", app.pin_mac)
+    app.pin_mac = mac
+    path = getattr(app, "settings", None)
+    if path is not None and app.kept != (mac, cfg["lang"]):
+        from firmware import box_settings
+        box_settings.save(path, mac, cfg["lang"])
+        app.kept = (mac, cfg["lang"])
+        heap.done_with("firmware.box_settings")
+
+
+def open_session(cfg, start_ms, can_draw=None):
+    # a three-player or a survival table: a session with rules of its own, loaded only for it;
+    # can_draw: the box's font (App.fit), which decides the names the screens show
     if cfg.get("mode") == "survival":
         from firmware.survival import SurvivalSession as S
     elif None in cfg["players"]:
         from firmware.session_three import ThreeSession as S
     else:
         S = Session
-    return S(cfg, start_ms)
+    s = S(cfg, start_ms)
+    if "hand" in cfg:   # a spare box going on with a table whose box died (issue 18.3)
+        s.take_over(cfg)
+    s.set_names(can_draw)
+    return s
 
 
 def keyed_text(rules):

@@ -37,6 +37,21 @@ class Session:
         # app reads it from rules_min/keyed.py as the session starts
         self.keyed = "||"
 
+    def take_over(self, cfg):
+        """A spare box goes on with a table whose box died (issue 18.3): the hands before
+        cfg["hand"] are played (MCR: its dealers and chair changes follow from their number;
+        the others: cfg["dealer"]), the match scores so far are cfg["totals"]."""
+        n = cfg["hand"]
+        if self.rules == "mcr":
+            while self.hand < n and not self.ended:
+                self.next_hand(None)
+        else:
+            self.hand = n
+            if "dealer" in cfg:
+                self.dealer = cfg["dealer"]
+        if "totals" in cfg:
+            self.totals = list(cfg["totals"])
+
     # ---- what the table may key ----
     def keyed_list(self, part):
         """0: the win flags, 1: the penalty kinds, 2: the bar reasons of the rule set, in the
@@ -46,6 +61,30 @@ class Session:
     # ---- who is where ----
     def player_at(self, chair):
         return self.players[self.chairs[chair]]
+
+    names = None                  # player id -> the name the screens show (set_names)
+
+    def set_names(self, can_draw=None):
+        """The config's names (by the config's player order) as the screens show them: a name
+        the box's font cannot draw (can_draw(text) False) is left out, its player shown by id."""
+        names = self.cfg.get("names")
+        if not names:
+            return
+        out = {}
+        for i in range(len(names)):
+            n = names[i]
+            if n is not None and self.players[i] is not None and (can_draw is None or can_draw(n)):
+                out[self.players[i]] = n
+        self.names = out or None
+
+    def shown(self, pid):
+        """A player id as the screens name the player: the registered name, else the id."""
+        n = self.names
+        return n.get(pid, pid) if n is not None and pid is not None else pid
+
+    def who(self, chair):
+        """The player at a chair as the screens name them (the records keep player_at's id)."""
+        return self.shown(self.player_at(chair))
 
     def seat_wind(self, chair):
         return WINDS[(chair - self.dealer) % 4]

@@ -35,6 +35,7 @@
 #   wall      wall_ok       the wall is used up: payments (Sichuan: after the hands still in)
 #   referee   pin           the referee's PIN
 #             ref           referee menu: correct a hand, end the session
+#             end_ok        end the session? what of the unfinished hand does not count; #
 #             corr_hand     which hand to correct
 #             corr_delta    the hand's new points, seat by seat
 #   survival  roll          a survival table between hands: the scores, the multiplier now; #
@@ -68,9 +69,11 @@
 #   err           win                    (code, message) of a win the rules refused
 #   ok            win, declare           the chairs that confirmed the result
 #   event         win, kong, penalty,    the event previewed, which the step's last key confirms
-#                 declare, wall
-#   pay           win, kong, penalty,    its payments per chair
-#                 declare, wall
+#                 declare, wall, referee (referee, menu: the time-out cutting the hand off)
+#                 menu
+#   pay           win, kong, penalty,    its payments per chair (referee, menu: the points of the
+#                 declare, wall,         unfinished hand that the cut-off takes away)
+#                 referee, menu
 #   seat          kong, penalty, declare the chair the step is about: who konged, is penalised,
 #                                        declared
 #   kind          penalty                the penalty (rules_min/keyed.py's kinds)
@@ -101,7 +104,7 @@ FLOWS = (
     ("penalty", ("pen_who", "pen_kind", "pen_victim", "pen_bar", "pen_value", "pen_reason", "pen_ok")),
     ("declare", ("decl_who", "decl_ok")),
     ("wall", ("wall_ok",)),
-    ("referee", ("pin", "ref", "corr_hand", "corr_delta")),
+    ("referee", ("pin", "ref", "end_ok", "corr_hand", "corr_delta")),
     ("survival", ("roll", "sv_end")),
 )
 

@@ -1,12 +1,13 @@
 """Tile tags through a connected box: `python -m host_tools tags write|verify`.
 
     python -m host_tools tags write  --port /dev/ttyACM0 --set 7 --rules mcr --key-file keys.json
-    python -m host_tools tags verify --port /dev/ttyACM0 --set 7 --rules mcr [--json]
+    python -m host_tools tags verify --port /dev/ttyACM0 --set 7 --rules mcr --key-file keys.json [--json]
 
 The box (firmware/tags/mode.py) does the tag work; this side drives it over the device link
-(protocol/frames.py, through host_tools/sync/client.py) with request types 0x0A TAGS (reading)
-and 0x0B TAGS_SET (writing: authenticated with the box's key, so write needs --key-file),
-whose payload and reply are JSON.
+(protocol/frames.py, through host_tools/sync/client.py) with request types 0x0A TAGS (poll
+only) and 0x0B TAGS_SET (every request that changes the box, entering tags mode included:
+authenticated with the box's key, so write and verify need --key-file), whose payload and reply
+are JSON.
 
 write: every tile of a full set in order (34 kinds x 4 copies + the 8 flowers: 144; Sichuan: the
 108 suited tiles), prompting "tap 5m copy 2" on the box and here; the box writes the record and
@@ -28,7 +29,7 @@ from host_tools.sync.keys import key_for, load_keys
 from host_tools.sync.text import clean
 from protocol.codec import ERROR_NAMES
 
-WRITES = ("write", "save")  # the ops that change tags or the box: authenticated (TAGS_SET)
+OPEN = ("poll",)  # the only op that changes nothing on the box; the others are authenticated (TAGS_SET)
 FLOWERS = "abcdefgh"
 SUITS = "msp"
 HONOURS = "ESWNCFP"
@@ -77,10 +78,10 @@ class LinkClient:
             raise LinkError(str(e)) from None
 
     def tags(self, obj):
-        """One TAGS request; write and save go authenticated (TAGS_SET), with the key."""
+        """One TAGS request; all but poll go authenticated (TAGS_SET), with the key."""
         op = obj.get("op")
         try:
-            r = self.box.tags(obj, authed=op in WRITES)
+            r = self.box.tags(obj, authed=op not in OPEN)
         except DeviceError as e:
             raise LinkError("%s: %s" % (ERROR_NAMES.get(e.code, "error %d" % e.code), e.message)) from None
         except SyncError as e:
@@ -336,9 +337,10 @@ def main(args):
         hello = client.hello()
         client.box.key = key_for(keys, hello["device"])
         out("box %s (%s), firmware %s" % (hello["device"], hello.get("board"), hello.get("fw")))
+        if client.box.key is None:
+            raise LinkError("tags mode changes the box: %s needs the key of %s (--key-file)"
+                            % (args.action, hello["device"]))
         if args.action == "write":
-            if client.box.key is None:
-                raise LinkError("writing tags changes the box: it needs the key of %s (--key-file)" % hello["device"])
             only = parse_only(args.only, args.rules) if args.only else None
             res = write(client, args.set, args.rules, out, overwrite=args.overwrite, timeout=args.timeout, only=only)
             if args.registry:
@@ -379,7 +381,7 @@ def add_parser(sub):
     p.add_argument("--set", type=int, default=1, help="tile set id 1..65535 (default 1)")
     p.add_argument("--rules", choices=("mcr", "sichuan", "guangdong"), default="mcr",
                    help="which tiles make a set: sichuan 108, else 144 with flowers")
-    p.add_argument("--key-file", help="device keys (JSON {device: hex}, as sync writes it): write needs the box's")
+    p.add_argument("--key-file", help="device keys (JSON {device: hex}, as sync writes it): the box's key is needed")
     p.add_argument("--registry", help="write: also save the UIDs of read-only tags to this JSON file")
     p.add_argument("--overwrite", action="store_true", help="write: rewrite tags that hold another tile")
     p.add_argument("--only", help="write: just these tiles, as verify names them ('9p copy 4,flower a')")

@@ -10,7 +10,14 @@
 #
 #   {"tournament": "T2025", "session": 3, "table": 12, "rules": "mcr",
 #    "players": ["101", "102", "103", "104"], "first_dealer": 0,
-#    "hands": 16, "minutes": 120, "lang": "cn"}
+#    "hands": 16, "minutes": 120, "lang": "cn", "pin_mac": "<32 hex digits>",
+#    "names": ["Li Ming", "Zoë", "王芳", null]}
+#
+# lang and the referee PIN are the tournament's (issue 18.6: the organizer sets them on the
+# server, which sends them with every config); the box keeps them for later sessions and after a
+# power cut (firmware/box_settings.py). The PIN travels as pin_mac (protocol/sign.py
+# pin_mac_hex: keyed with the box's key), never in clear: a config is fetched without a login.
+# A box that never got one has FACTORY_PIN. PRIVATE fields are left out of the session's record.
 #
 # FIELDS is the whole schema: a new field (issue 14's survival mode, for one) is a row there.
 # Keys the schema does not know are refused, so a config from a newer server fails loudly on an
@@ -18,10 +25,15 @@
 
 RULES = ("mcr", "sichuan", "guangdong")
 LANGS = ("cn", "en")
+FACTORY_PIN = "2580"         # the referee PIN of a box that never had a config with one (README)
+PIN_DIGITS = (4, 8)          # a referee PIN: 4 to 8 digits (the server checks the organizer's)
+PIN_MAC_LEN = 32             # hex digits of a config's pin_mac
+PRIVATE = ("pin_mac",)       # config fields a session's record leaves out (the box keeps them)
 SEATS = 4
 NUMBER_MAX = 10000           # session and table numbers: 1 .. NUMBER_MAX
 ID_MAX = 64                  # tournament id
 PLAYER_MAX = 16              # player id: what a 128 px screen line can still show beside a score
+NAME_MAX = 24                # a player's name as the box shows it (the server cuts longer ones)
 # A three-player table: one chair of players is null (the empty one). Seed 000 §一.3 若有三人，
 # 正常比赛，打15盘（5圈）; seed 004 §三.1 此时若有三人，则继续比赛 (its 12 hands). Sichuan: seed
 # 003 has no three-player play (a late player forfeits the game), so it is refused there, and in
@@ -33,7 +45,9 @@ TIME_MAX = 1 << 40           # epoch seconds
 SCORE_MAX = 1000000
 
 # name, required, kind, low, high. Kinds: "id" (a string of low..high printable characters),
-# "int" (low..high, not a bool), "choice" (one of the tuple in low), "players" (ids, one may be
+# "hex" (a string of low..high hex digits 0-9 a-f), "totals" (one int low..high per player),
+# "names" (a name of low..high printable
+# characters or null per chair, null at the empty chair), "int" (low..high, not a bool), "choice" (one of the tuple in low), "players" (ids, one may be
 # null), "seat" (0 .. the number of players - 1, not the empty chair), "bool", "scores" (one int
 # low..high per player).
 # Survival (issue 14, seed 000 §三.2, docs/survival.md): mode "survival" needs scores (what each
@@ -56,6 +70,14 @@ FIELDS = (
     ("event_start", False, "int", 0, TIME_MAX),
     ("final", False, "bool", None, None),
     ("ends_at", False, "int", 0, TIME_MAX),
+    ("pin_mac", False, "hex", PIN_MAC_LEN, PIN_MAC_LEN),
+    ("names", False, "names", 1, NAME_MAX),
+    # a spare box taking over a table whose box died (issue 18.3): the hand it starts with, its
+    # dealer (Sichuan, Guangdong: MCR's follows from the hand) and the match scores so far by
+    # the config's players (0 at the empty chair)
+    ("hand", False, "int", 1, 400),
+    ("dealer", False, "seat", None, None),
+    ("totals", False, "totals", -SCORE_MAX, SCORE_MAX),
 )
 SURVIVAL_ONLY = ("scores", "event_start", "final")
 
@@ -105,6 +127,35 @@ def _field(name, kind, lo, hi, v, cfg):
             if v[i] in v[i + 1:]:
                 return "name %s twice: a player sits at two places" % v[i]
         return None
+    if kind == "names":
+        # the players' registered names by chair, for the screens (issue 18.6: the records keep
+        # the ids); null for the empty chair, and for a player the box is to show by id
+        players = cfg.get("players") or ()
+        if not isinstance(v, list) or len(v) != SEATS:
+            return "must be a list of %d names" % SEATS
+        for i in range(SEATS):
+            if v[i] is None:
+                continue
+            if i < len(players) and players[i] is None:
+                return "names a player at the empty chair"
+            e = id_problem(v[i], lo, hi)
+            if e:
+                return "has a name that " + e
+        return None
+    if kind == "totals":
+        if not isinstance(v, list) or len(v) != SEATS:
+            return "must be a list of %d scores" % SEATS
+        for x in v:
+            if not is_int(x) or x < lo or x > hi:
+                return "must be whole numbers %d to %d" % (lo, hi)
+        return None
+    if kind == "hex":
+        if not isinstance(v, str) or not lo <= len(v) <= hi:
+            return "must be %d hex digits" % lo
+        for ch in v:
+            if not ("0" <= ch <= "9" or "a" <= ch <= "f"):
+                return "must be %d hex digits (0-9 a-f)" % lo
+        return None
     if kind == "bool":
         return None if v is True or v is False else "must be true or false"
     if kind == "scores":
@@ -148,6 +199,10 @@ def check(cfg):
     for k in SURVIVAL_ONLY:
         if k in cfg and not survival:
             return (k, "%s is for mode survival only" % k)
+    if "hand" in cfg and cfg["hand"] > cfg.get("hands", 400):
+        return ("hand", "hand is after the session's last")
+    if survival and ("hand" in cfg or "totals" in cfg):
+        return ("hand", "a survival table carries its scores in (scores), not a hand or totals")
     if survival:
         for k in ("scores", "event_start"):
             if k not in cfg:
@@ -176,3 +231,15 @@ def with_defaults(cfg):
     if "lang" not in out:
         out["lang"] = LANGS[0]
     return out
+
+
+def pin_problem(pin):
+    """None when pin is a referee PIN (PIN_DIGITS digits), else what is wrong (the server's
+    check of what an organizer sets)."""
+    lo, hi = PIN_DIGITS
+    if not isinstance(pin, str) or not lo <= len(pin) <= hi:
+        return "a referee PIN is %d to %d digits" % (lo, hi)
+    for ch in pin:
+        if ch < "0" or ch > "9":
+            return "a referee PIN is %d to %d digits" % (lo, hi)
+    return None

@@ -52,8 +52,8 @@
 #   0x08 REKEY *    wrapped[32]                      -> OK: the new key is
 #          wrapped XOR HMAC(old key, "wrap" 0x00 device-id 0x00 nonce): it never crosses in clear
 #   0x09 BYE        -                                -> OK; then the link goes idle
-#   0x0A TAGS       JSON (firmware/tags/mode.py)     -> JSON: begin, read, poll, cancel, end
-#   0x0B TAGS_SET * JSON (firmware/tags/mode.py)     -> JSON: every op, write and save too
+#   0x0A TAGS       JSON (firmware/tags/mode.py)     -> JSON: poll only (other ops: "auth")
+#   0x0B TAGS_SET * JSON (firmware/tags/mode.py)     -> JSON: every op (begin, read, write, save...)
 #   0x0C ASIDE *    seq u32 BE, reason UTF-8 (<= 48) -> seq u32 BE, count u8: the record is set
 #          aside (the server refused it): it stays on the box, listed in HELLO's "aside" until
 #          RELEASE, and no longer holds back the ACK of the records after it

@@ -57,11 +57,16 @@ TIME_MAX = 1 << 40    # unix seconds
 HAND_MAX = 1000       # hand numbers
 
 # ---- building (the box) ----
+_PRIVATE = ("pin_mac",)   # protocol/config.py PRIVATE (a test checks they agree): stays on the box
+
+
 def session(cfg, device, time):
-    """cfg: a config protocol/config.py passed; its players are the record's seats."""
+    """cfg: a config protocol/config.py passed; its players are the record's seats. Its PRIVATE
+    fields (the referee PIN's MAC) are the box's settings, not the session's: left out."""
     rec = {"v": VERSION, "kind": "session", "device": device, "time": time}
     for k in cfg:
-        rec["seats" if k == "players" else k] = cfg[k]
+        if k not in _PRIVATE:
+            rec["seats" if k == "players" else k] = cfg[k]
     return rec
 
 

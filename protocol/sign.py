@@ -14,12 +14,14 @@
 #   call_mac(hm, idz, nonce)                the box's call of the referee (Wi-Fi)
 #   head_sig_hex(key, device, head, at)     the sync tool's report of the box's journal head
 #   head_sig_ok(key, device, head, at, sig_hex)      True if sig_hex is that (never raises)
+#   pin_mac_hex(key, device, pin)           the referee PIN as a session config carries it
 #
 # Messages (idz = device id UTF-8 + 0x00; seq4 = seq u32 BE):
 #   record   HMAC-SHA256(key, idz seq4 payload)
 #   request  HMAC-SHA256(key, "req" 0x00 idz nonce[16] type u8 args)
 #   wrap     HMAC-SHA256(key, "wrap" 0x00 idz nonce[16])
 #   head     HMAC-SHA256(key, "head" 0x00 idz head u32 BE at u32 BE)   (at: unix seconds)
+#   pin      HMAC-SHA256(key, "pin" 0x00 idz PIN digits), its first 16 bytes as 32 hex digits
 #   ack      HMAC-SHA256(key, "ack" 0x00 idz nonce[16] first u32 BE last u32 BE)
 #   call     HMAC-SHA256(key, "call" 0x00 idz nonce[16])
 # The prefixes keep them apart: no record signature is ever a valid request MAC or ack.
@@ -44,6 +46,7 @@ _WRAP = b"wrap\x00"
 _ACK = b"ack\x00"
 _CALL = b"call\x00"
 _HEAD = b"head\x00"
+_PIN = b"pin\x00"
 
 
 class HmacSha256:
@@ -187,3 +190,12 @@ def head_sig_ok(key, device, head, at, sig_hex):
     except (TypeError, ValueError, UnicodeError):
         return False
     return equal(got, want)
+
+
+def pin_mac_hex(key, device, pin):
+    """The tournament's referee PIN as the session config carries it ("pin_mac"): the config
+    crosses the hall's network in the clear (a box's config needs no login), and without the
+    box's key nobody learns the PIN from it or tries PINs against it. The box checks a keyed-in
+    PIN by making the same MAC."""
+    d = hmac_sha256(key, _PIN + device_z(device) + pin.encode())
+    return "".join("%02x" % d[i] for i in range(16))

@@ -23,6 +23,7 @@ SC = dict(MCR, rules="sichuan", players=["21", "22", "23", "24"])
 # a survival table (docs/survival.md): the event started 40 minutes before the box's clock (x2)
 SURV = dict(MCR, players=["11", "12", "13", "14"], mode="survival", scores=[62, 50, 41, 8], event_start=1764400000 - 2400)
 THREE = dict(MCR, players=["101", "102", "103", None])          # a three-player table
+NAMED = dict(MCR, names=["Ann", "Bo Li", "Cy", "Dee"])    # the players' registered names (issue 18.6)
 GD = dict(MCR, rules="guangdong", players=["31", "32", "33", "34"])
 WIN = "1s 3s 4s 4s 5s 5s 5s 6s 6s 6s 7s 7s 7s 2s"          # MCR 清一色 ... (self-drawn by 1)
 KNITTED = "2m 5m 8m 1s 4s 8s 8s 3p 6p 9p 7s"                 # with [345m] claimed: 组合龙
@@ -92,15 +93,24 @@ SCREENS = [
     ("undo", SC, ["config", "keys B20#*"], "* undid the last event; # puts it back"),
     ("error_tag", MCR, ["config", "keys A13", "tap 1m 1m 1m 1m 1m"], "a fifth copy of a tile is refused"),
     ("timeout", MCR, ["config", "wait 7300"], "the session's time is up"),
+    ("timeout_penalty", MCR, ["config", "keys C16 0 10#", "wait 7300"],
+     "time is up in a hand with a penalty: the points that the rule set's time-out voids, before # ends it"),
     ("pin", MCR, ["config", "keys D4"], "the referee's PIN"),
     ("ref", MCR, ["config", "keys D4 2580#"], "the referee's menu"),
     ("corr_hand", MCR, ["config", "keys A10", "tap " + WIN, "keys 1234", "keys D4 2580# 1"], "which hand to correct"),
     ("corr_delta", MCR, ["config", "keys A10", "tap " + WIN, "keys 1234", "keys D4 2580# 1 1# 5#"],
      "the hand's new points, seat by seat"),
-    ("ended", MCR, ["config", "keys A10", "tap " + WIN, "keys 1234", "keys D4 2580# 2"],
+    ("end_ok", MCR, ["config", "keys A10", "tap " + WIN, "keys 1234", "keys D4 2580# 2"],
+     "ending the session asks first; # ends it"),
+    ("end_ok_penalty", MCR, ["config", "keys A10", "tap " + WIN, "keys 1234", "keys C16 0 10#", "keys D4 2580# 2"],
+     "ending it in a hand with a penalty: the hand is recorded cut off as at time-up, and the points that go are named"),
+    ("ended", MCR, ["config", "keys A10", "tap " + WIN, "keys 1234", "keys D4 2580# 2 #"],
      "the session is over: places, points, standard scores under headings"),
-    ("ended_page2", MCR, ["config", "keys A10", "tap " + WIN, "keys 1234", "keys D4 2580# 2 #"], "its second page"),
+    ("ended_page2", MCR, ["config", "keys A10", "tap " + WIN, "keys 1234", "keys D4 2580# 2 # #"], "its second page"),
     ("saved", MCR, ["config", "keys A10", "tap " + WIN, "keys 1234"], "after a hand: saved, the next hand"),
+    ("main_names", NAMED, ["config"], "the players by their registered names (the config's names; the records keep the ids)"),
+    ("confirm_names", NAMED, ["config", "keys A13", "tap " + WIN], "who pays whom, by name"),
+    ("ended_names", NAMED, ["config", "keys A10", "tap " + WIN, "keys 1234", "keys D4 2580# 2 #"], "places by name"),
     ("roll", SURV, ["config"], "a survival table between hands: the scores carried in, the multiplier now and when it "
      "goes up; # when the dealer starts the hand fixes its start and multiplier"),
     ("main_survival", SURV, ["config", "keys #"], "a survival hand in progress: its multiplier, the survival scores"),

@@ -34,7 +34,7 @@ def k_decl_who(app, key):
     if c is None:
         return
     if app.hand.out[c]:
-        app.say(T.ALREADY_WON, app.session.player_at(c))
+        app.say(T.ALREADY_WON, app.session.who(c))
         return
     r = app.session.rules
     _shanten()
@@ -53,7 +53,7 @@ def _shanten():
 
 
 def _who(app):
-    return _t(app, _DECLARED_LINE) % app.session.player_at(app.d["seat"])
+    return _t(app, _DECLARED_LINE) % app.session.who(app.d["seat"])
 
 
 def _back(app):
@@ -83,7 +83,7 @@ def s_decl_ok(app):
     s = app.session
     lines = parts.consequence(app, d["seat"], d["pay"])
     lines += parts.hand_lines(d["entry"])
-    return _t(app, _FALSE_WIN_TITLE) % s.player_at(d["seat"]), lines, parts.confirm_hint(app, d["ok"])
+    return _t(app, _FALSE_WIN_TITLE) % s.who(d["seat"]), lines, parts.confirm_hint(app, d["ok"])
 
 
 def k_decl_ok(app, key):

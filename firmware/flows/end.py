@@ -40,7 +40,7 @@ def s_ended(app):
         right = "%d" % s.totals[p]
         if std:
             right += "  %d.%d" % (std[p] // 10, std[p] % 10)
-        lines.append("%d  %s\t%s" % (pl[p], s.players[p], right))
+        lines.append("%d  %s\t%s" % (pl[p], s.shown(s.players[p]), right))
     head = _t(app, _END_HEAD_STD if std else _END_HEAD)
     return _t(app, _ENDED_TITLE), lines, _t(app, _ENDED_HINT), head
 

@@ -50,7 +50,7 @@ def k_kong_who(app, key):
     c = parts.seat_key(key)
     if c is not None:
         if app.hand.out[c]:
-            app.say(T.ALREADY_WON, app.session.player_at(c))
+            app.say(T.ALREADY_WON, app.session.who(c))
             return
         app.go("kong_how", seat=c)
 
@@ -58,7 +58,7 @@ def k_kong_who(app, key):
 def s_kong_how(app):
     c = app.d["seat"]
     lines = [(_t(app, _KONG_CONCEALED_0), _t(app, _KONG_ADDED_5))] + parts.seat_lines(app, c)
-    return _t(app, _KONG_HOW_Q) % app.session.player_at(c), lines, _t(app, _KONG_FROM_HINT)
+    return _t(app, _KONG_HOW_Q) % app.session.who(c), lines, _t(app, _KONG_FROM_HINT)
 
 
 def k_kong_how(app, key):
@@ -93,13 +93,13 @@ def s_kong_ok(app):
     s = app.session
     what = _t(app, _KONG_KIND[ev["kong"]])
     if ev["kong"] == "direct":
-        what += " " + _t(app, _FROM_PLAYER) % s.player_at(ev["from"])
+        what += " " + _t(app, _FROM_PLAYER) % s.who(ev["from"])
     lines = [what]
     if any(d["pay"]):
         lines += parts.points_lines(app, d["pay"])
     else:
         lines.append(_t(app, _KONG_NO_POINTS))
-    return _t(app, _KONG_TITLE) % s.player_at(ev["seat"]), lines, app.tx(T.OK_HINT)
+    return _t(app, _KONG_TITLE) % s.who(ev["seat"]), lines, app.tx(T.OK_HINT)
 
 
 def k_kong_ok(app, key):

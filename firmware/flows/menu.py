@@ -59,8 +59,15 @@ def k_more(app, key):
 # ---- time out ----
 def s_timeout(app):
     s = app.session
-    return _t(app, _TIMEOUT_TITLE), [_t(app, _TIMEOUT_MCR if s.rules == "mcr" else _TIMEOUT_KEEP)], \
-        app.tx(T.OK_HINT)
+    d = app.d
+    if "pay" not in d:   # once a step: what the cut-off takes away, said before # ends the session
+        from firmware.flows import parts
+        d["event"], d["pay"] = parts.cut_off(app)
+    lines = [_t(app, _TIMEOUT_MCR if s.rules == "mcr" else _TIMEOUT_KEEP)]
+    if d["pay"] is not None and any(d["pay"]):
+        from firmware.flows import parts
+        lines.append(parts.not_counted_line(app, d["pay"]))
+    return _t(app, _TIMEOUT_TITLE), lines, app.tx(T.OK_HINT)
 
 
 def k_timeout(app, key):

@@ -14,6 +14,7 @@ _FL_FALSE_DECL = const(5)
 _FL_INTENTIONAL = const(6)
 _FL_FALSE_WIN = const(7)
 _FLAG_OTHER = const(8)
+_NOT_COUNTED = const(9)
 _TX = T.Table(
     "%s 本盘不能和|%s may not win now|"  # _BARRED
     "%s: 警告|%s: a warning|"  # _FL_WARNING
@@ -24,6 +25,7 @@ _TX = T.Table(
     "%s 有意诈和? 叫裁判|%s: on purpose? referee|"  # _FL_INTENTIONAL
     "%s 诈和 本盘不能和|%s false win: barred|"  # _FL_FALSE_WIN
     "%s: 叫裁判|%s: call the referee|"  # _FLAG_OTHER
+    "作废:|Voided:|"  # _NOT_COUNTED
 )
 _FLAG_TEXT = {"warning": _FL_WARNING, "forfeit": _FL_FORFEIT, "disqualified": _FL_DISQUALIFIED,
               "round_cancelled": _FL_ROUND_CANCELLED, "false_declaration": _FL_FALSE_DECL,
@@ -49,7 +51,7 @@ def wind(app, c):
 
 def seat_label(app, c):
     """"1 东 101": the key, the seat wind, the player."""
-    return "%d %s %s" % (c + 1, wind(app, c), app.session.player_at(c))
+    return "%d %s %s" % (c + 1, wind(app, c), app.session.who(c))
 
 
 def seat_lines(app, skip=-1):
@@ -69,7 +71,7 @@ def points_lines(app, pts, by_key=True):
     s = app.session
     cells = []
     for c in range(4):
-        label = ("%d " % (c + 1) if by_key else wind(app, c)) + s.player_at(c)
+        label = ("%d " % (c + 1) if by_key else wind(app, c)) + s.who(c)
         cells.append("%s\t%s" % (label, signed(pts[c])))
     return [(cells[0], cells[1]), (cells[2], cells[3])]
 
@@ -124,7 +126,30 @@ def consequence(app, seat, pay):
         lines += points_lines(app, pay)
     for f in h.flags[nflags:]:
         if f["kind"] != "barred":   # the line below says it
-            lines.append(_t(app, _FLAG_TEXT.get(f["kind"], _FLAG_OTHER)) % s.player_at(f["seat"]))
+            lines.append(_t(app, _FLAG_TEXT.get(f["kind"], _FLAG_OTHER)) % s.who(f["seat"]))
     if h.barred[seat] and not barred[seat]:
-        lines.append(_t(app, _BARRED) % s.player_at(seat))
+        lines.append(_t(app, _BARRED) % s.who(seat))
     return lines or [app.tx(T.NO_POINTS)]
+
+
+def cut_off(app):
+    """The hand in progress cut off as the rule set's time-out says (rules_min/settle_*.py
+    time_out), previewed: (event, points per chair of what was keyed that no longer counts), or
+    (None, None) when nothing was keyed in it. The preview stands for the step's # to confirm."""
+    book = app.book
+    if not book.events:
+        return None, None
+    ev = {"time_out": True}
+    pay, err = book.preview(ev)
+    if err:
+        return None, None
+    return ev, [-p for p in pay]
+
+
+def not_counted_line(app, lost):
+    """"Voided: 2 -20": the chairs (keys 1-4) whose points in the unfinished hand go."""
+    out = _t(app, _NOT_COUNTED)
+    for c in range(4):
+        if lost[c]:
+            out += " %d %s" % (c + 1, signed(lost[c]))
+    return out

@@ -181,7 +181,7 @@ def k_pen_who(app, key):
 # ---- which ----
 def s_pen_kind(app):
     names = [kind_name(app, k) for k in kinds(app)]
-    return _t(app, _WHICH_PENALTY) % app.session.player_at(app.d["seat"]), _numbered(app, names), \
+    return _t(app, _WHICH_PENALTY) % app.session.who(app.d["seat"]), _numbered(app, names), \
         app.tx(T.BACK_HINT)
 
 
@@ -245,7 +245,7 @@ def _preview(app, ev):
 # ---- who was wronged (exposed tiles) ----
 def s_pen_victim(app):
     c = app.d["seat"]
-    return _t(app, _VICTIM_Q) % app.session.player_at(c), parts.seat_lines(app, c), app.tx(T.BACK_HINT)
+    return _t(app, _VICTIM_Q) % app.session.who(c), parts.seat_lines(app, c), app.tx(T.BACK_HINT)
 
 
 def k_pen_victim(app, key):
@@ -261,7 +261,7 @@ def k_pen_victim(app, key):
 
 # ---- barred as well? (points or a bar, as the referee keys it) ----
 def s_pen_bar(app):
-    return _t(app, _BAR_Q) % app.session.player_at(app.d["seat"]), [_t(app, _BAR_YES), _t(app, _BAR_NO)], \
+    return _t(app, _BAR_Q) % app.session.who(app.d["seat"]), [_t(app, _BAR_YES), _t(app, _BAR_NO)], \
         app.tx(T.BACK_HINT)
 
 
@@ -280,7 +280,7 @@ def k_pen_bar(app, key):
 def s_pen_value(app):
     d = app.d
     field, lo, hi = d["need"]
-    who = app.session.player_at(d["seat"])
+    who = app.session.who(d["seat"])
     if field == "minutes":
         title = _t(app, _MINUTES_Q) % who
     else:
@@ -338,7 +338,7 @@ def _value_preview(app):
 # ---- barred: why ----
 def s_pen_reason(app):
     names = [reason_name(app, r) for r in reasons(app)]
-    return _t(app, _REASON_Q) % app.session.player_at(app.d["seat"]), _numbered(app, names), \
+    return _t(app, _REASON_Q) % app.session.who(app.d["seat"]), _numbered(app, names), \
         app.tx(T.BACK_HINT)
 
 
@@ -357,7 +357,7 @@ def k_pen_reason(app, key):
 def s_pen_ok(app):
     d = app.d
     ev = d["event"]
-    who = app.session.player_at(ev["seat"] if "seat" in ev else ev["bar"])
+    who = app.session.who(ev["seat"] if "seat" in ev else ev["bar"])
     if "reason" in ev:
         title = _t(app, _P_BAR) + " " + who
         lines = [reason_name(app, ev["reason"])]

@@ -1,5 +1,8 @@
 # The referee: D 4 and the PIN. Correct a hand already recorded (its new points, seat by seat:
-# a correction record, the old points kept beside the new), or end the session early.
+# a correction record, the old points kept beside the new), or end the session early: a screen
+# asks first, and says what of the unfinished hand does not count. Anything keyed in that hand
+# (a penalty) is recorded with it, the hand cut off as the rule set's time-out says (its
+# record marked time_out, the session's end record says "referee"), never dropped unseen.
 from firmware.ui import texts as T
 from firmware.compat import const
 from protocol import record
@@ -16,6 +19,9 @@ _CORR_TITLE = const(7)
 _CORR_WAS = const(8)
 _CORR_NEW = const(9)
 _CORR_HINT = const(10)
+_END_Q = const(11)
+_END_PLAYED = const(12)
+_END_CUT = const(13)
 _TX = T.Table(
     "裁判密码|Referee PIN|"  # _PIN_Q
     "密码不对|Wrong PIN|"  # _WRONG_PIN
@@ -28,6 +34,9 @@ _TX = T.Table(
     "%s 原 %+d|%s was %+d|"  # _CORR_WAS
     "改为 %s|now %s|"  # _CORR_NEW
     "A正负 #下一 *删|A sign # next * del|"  # _CORR_HINT
+    "结束对局?|End the session?|"  # _END_Q
+    "已打完%d盘|%d hands played|"  # _END_PLAYED
+    "第%d盘按时间到结算|Hand %d: as at time-up|"  # _END_CUT
 )
 
 
@@ -51,7 +60,7 @@ def k_pin(app, key):
         else:
             app.home()
     elif key == "#":
-        ok = app.num == app.pin
+        ok = app.pin_ok(app.num)
         app.num = ""
         if ok:
             app.go("ref")
@@ -73,7 +82,34 @@ def k_ref(app, key):
     elif key == "1" and app.session.survival is None:
         app.go("corr_hand")
     elif key == "2" and not app.session.ended:
-        app.end_session("referee")
+        app.go("end_ok", event=None, pay=None)
+        from firmware.flows import parts
+        app.d["event"], app.d["pay"] = parts.cut_off(app)
+
+
+def s_end_ok(app):
+    from firmware.flows import parts
+    s = app.session
+    d = app.d
+    if d["event"] is None:
+        lines = [_t(app, _END_PLAYED) % (s.hand - 1)]
+    else:   # the hands before it are played: room for the points that go (two rows at most)
+        lines = [_t(app, _END_CUT) % s.hand]
+        if any(d["pay"]):
+            lines.append(parts.not_counted_line(app, d["pay"]))
+    return _t(app, _END_Q), lines, app.tx(T.OK_HINT)
+
+
+def k_end_ok(app, key):
+    if key == "*":
+        app.go("ref")
+    elif key == "#":
+        ev = app.d["event"]
+        if ev is None:
+            app.end_session("referee")
+        else:  # the hand with what was keyed in it, then the session's end record
+            app.book.confirm(ev, time_out=True, ended="referee")
+            app.home()
 
 
 def s_corr_hand(app):
@@ -132,7 +168,7 @@ def _skip_empty(d):
 def s_corr_delta(app):
     d = app.d
     c = len(d["deltas"])
-    lines = [_t(app, _CORR_WAS) % (d["seats"][c], d["was"][c]),
+    lines = [_t(app, _CORR_WAS) % (app.session.shown(d["seats"][c]), d["was"][c]),
              _t(app, _CORR_NEW) % (("-" if d["neg"] else "") + app.num + "_")]
     if d["deltas"]:
         lines.append(" ".join("%+d" % x for x in d["deltas"]))
@@ -174,6 +210,7 @@ def k_corr_delta(app, key):
 HANDLERS = (
     ("pin", s_pin, k_pin, None),
     ("ref", s_ref, k_ref, None),
+    ("end_ok", s_end_ok, k_end_ok, None),
     ("corr_hand", s_corr_hand, k_corr_hand, None),
     ("corr_delta", s_corr_delta, k_corr_delta, None),
 )

@@ -31,7 +31,7 @@ def _cells(app):
     sc = s.survival.scores
     cells = []
     for c in range(4):
-        cells.append("%s %s\t%d" % (parts.wind(app, c), s.player_at(c), sc[s.chairs[c]]))
+        cells.append("%s %s\t%d" % (parts.wind(app, c), s.who(c), sc[s.chairs[c]]))
     return [(cells[0], cells[1], True), (cells[2], cells[3], True)]
 
 
@@ -61,7 +61,7 @@ def s_sv_end(app):
         right = "%d" % sv.scores[p]
         if out:
             right += " " + _t(app, _OUT)
-        lines.append("%d  %s\t%s" % (place, s.players[p], right))
+        lines.append("%d  %s\t%s" % (place, s.shown(s.players[p]), right))
     title = _t(app, _FINAL_TITLE if sv.final else _OVER_TITLE)
     return title, lines, _t(app, _OVER_HINT), _t(app, _OVER_HEAD)
 

@@ -41,13 +41,13 @@ def describe(app, ev):
     """A confirmed event in a few words (what undo would take back)."""
     s = app.session
     if "win" in ev:
-        return _t(app, _EV_WIN) % s.player_at(ev["win"])
+        return _t(app, _EV_WIN) % s.who(ev["win"])
     if "kong" in ev:
-        return _t(app, _EV_KONG) % s.player_at(ev["seat"])
+        return _t(app, _EV_KONG) % s.who(ev["seat"])
     if "penalty" in ev:
-        return _t(app, _EV_PENALTY) % s.player_at(ev["seat"])
+        return _t(app, _EV_PENALTY) % s.who(ev["seat"])
     if "declare" in ev:
-        return _t(app, _EV_DECLARE) % s.player_at(ev["declare"])
+        return _t(app, _EV_DECLARE) % s.who(ev["declare"])
     return _t(app, _EV_OTHER)
 
 
@@ -80,7 +80,7 @@ def s_main(app):
     run = app.running()
     cells = []
     for c in range(4):
-        cells.append("" if c == s.empty else "%s %s\t%d" % (parts.wind(app, c), s.player_at(c), tot[s.chairs[c]] + run[c]))
+        cells.append("" if c == s.empty else "%s %s\t%d" % (parts.wind(app, c), s.who(c), tot[s.chairs[c]] + run[c]))
     lines = [(cells[0], cells[1], True), (cells[2], cells[3], True)]   # all four on two rows
     if app.d.get("redo") is not None:
         lines.append(_t(app, _REDO_LINE) % describe(app, app.d["redo"]))

@@ -93,14 +93,14 @@ def k_win_who(app, key):
     c = parts.seat_key(key)
     if c is not None:
         if app.hand.out[c]:
-            app.say(T.ALREADY_WON, app.session.player_at(c))
+            app.say(T.ALREADY_WON, app.session.who(c))
             return
         app.go("win_from", winner=c)
 
 
 def s_win_from(app):
     w = app.d["winner"]
-    return _t(app, _WHO_DEALT) % app.session.player_at(w), parts.seat_lines(app, w) + [_t(app, _SELF_DRAWN_0)], \
+    return _t(app, _WHO_DEALT) % app.session.who(w), parts.seat_lines(app, w) + [_t(app, _SELF_DRAWN_0)], \
         app.tx(T.BACK_HINT)
 
 
@@ -117,7 +117,7 @@ def k_win_from(app, key):
         return
     src = None if c < 0 else c
     if src is not None and app.hand.out[src]:
-        app.say(T.ALREADY_WON, app.session.player_at(src))
+        app.say(T.ALREADY_WON, app.session.who(src))
         return
     app.d["src"] = src
     if "kong_discard" in app.session.keyed_list(0) and discarder_konged(app, src):
@@ -142,8 +142,8 @@ def _who(app):
     d = app.d
     s = app.session
     if d["src"] is None:
-        return _t(app, _SELF_DRAWN_LINE) % s.player_at(d["winner"])
-    return _t(app, _WINNER_LINE) % (s.player_at(d["winner"]), s.player_at(d["src"]))
+        return _t(app, _SELF_DRAWN_LINE) % s.who(d["winner"])
+    return _t(app, _WINNER_LINE) % (s.who(d["winner"]), s.who(d["src"]))
 
 
 def _tiles_back(app):
@@ -203,7 +203,7 @@ def s_confirm(app):
     s = app.session
     w = d["result"]
     r = s.rules
-    title = _t(app, _WIN_TITLE) % (s.player_at(w[0]), app.tx(T.TOTAL_UNIT[r]) % w[3])
+    title = _t(app, _WIN_TITLE) % (s.who(w[0]), app.tx(T.TOTAL_UNIT[r]) % w[3])
     lines = parts.points_lines(app, d["pay"])
     ev = d["event"]
     if "missing_suit" in ev:

@@ -219,7 +219,7 @@ def k_kong_flower(app, key):
 
 # ---- Sichuan: the discard right after the discarder's kong? ----
 def s_kong_discard(app):
-    src = app.session.player_at(app.d["src"])
+    src = app.session.who(app.d["src"])
     return _t(app, _KONG_DISCARD_Q) % src, [_t(app, _KONG_DISCARD_1), _t(app, _KONG_DISCARD_0)], app.tx(T.BACK_HINT)
 
 

@@ -1,9 +1,11 @@
 # Tags mode: the box as a tag programmer and checker for `python -m host_tools tags write|verify`.
 #
 # The requests ride the device link (firmware/link/engine.py, protocol/frames.py) as request types
-# 0x0A TAGS (open: begin, read, poll, cancel, end) and 0x0B TAGS_SET (authenticated with the
-# device key: every op, and the only way to write a tag or save the set): the payload is a JSON
-# object, the reply (status OK) a JSON object. Link is stop-and-wait with short timeouts, so
+# 0x0A TAGS (open: poll only, which changes nothing) and 0x0B TAGS_SET (authenticated with the
+# device key: every op; the only way to enter or leave the mode, start or cancel a job, write a
+# tag or save the set): the payload is a JSON object, the reply (status OK) a JSON object. A host
+# without the key cannot put an idle box into tags mode (issue 19.7), and * on the keypad always
+# leaves it (the first * cancels a waiting job, the next leaves), so no host can freeze a box. Link is stop-and-wait with short timeouts, so
 # nothing waits for a tag inside a request: "write" and "read" start a job and answer at once;
 # the host then sends "poll" until the job is done.
 #
@@ -28,7 +30,7 @@
 #   {"op": "end"}                        -> back to the application
 #
 # A refused request: {"ok": false, "code": .., "message": ..}; "busy" while a session is running,
-# "auth" for write or save that came as TAGS.
+# "auth" for any op but poll that came as TAGS.
 # From the keypad, *0# on the idle screen enters the same mode without a host, as a tag checker:
 # each tap shows what the tag is; * leaves.
 import json
@@ -63,7 +65,7 @@ def tile_label(tile, copy=None):
 
 from protocol.frames import E_BAD_REQUEST, T_TAGS, T_TAGS_SET
 
-_CHANGES = ("write", "save")  # ops that change tags or flash: TAGS_SET only
+_OPEN = ("poll",)  # the only op that changes nothing on the box: every other one is TAGS_SET only
 
 
 class TagsMode:
@@ -83,7 +85,7 @@ class TagsMode:
     def request(self, req, authed=False):
         """One request (a dict) -> the reply (a dict). authed: it came authenticated (TAGS_SET)."""
         op = req.get("op")
-        if op in _CHANGES and not authed:
+        if op not in _OPEN and not authed:
             return _err("auth", "%s needs the device key: send it as TAGS_SET" % op)
         app = self.dev.app
         if not self.active and app.state not in ("idle", "ended"):
@@ -164,7 +166,7 @@ class TagsMode:
         if k == "*":
             if self.job is not None:
                 self._finish(_err("cancelled", "cancelled on the box"))
-            elif not self.host:
+            else:  # host or not: a box must never be stuck in tags mode
                 self.leave()
         elif k == "#" and self.job is not None and self.job["op"] == "read":
             self._finish(_err("done", "done on the box"))
@@ -266,7 +268,7 @@ class TagsMode:
             title = "Tags" if self.host else "Tag check"
             lines = [self.last or ("waiting for the host" if self.host else "tap a tile"),
                      "set %d, %d read" % (self.dev.tag_set, self.count)]
-            return title, lines, "" if self.host else "* back"
+            return title, lines, "* back"
         write = job["op"] == "write"
         prompt = job.get("prompt") or (("tap " + tile_label(job["tile"], job["copy"])) if write
                                        else "tap a tile")

@@ -97,6 +97,7 @@ TAG_FOREIGN = const(45)
 TAG_VERSION = const(46)
 TAG_MULTIPLE = const(47)
 R_HAND_FULL = const(48)
+TIME_CHANGED = const(49)
 
 TEXTS = Table(
     "东|E|"  # WIND_E
@@ -148,6 +149,7 @@ TEXTS = Table(
     "牌签格式更新了|Newer tag format|"  # TAG_VERSION
     "一次只拍一张|One tile at a time|"  # TAG_MULTIPLE
     "本盘记录已满: 叫裁判|Hand record full: referee|"  # R_HAND_FULL
+    "新时间: 剩%d分钟|Time: %d min left|"  # TIME_CHANGED
 )
 
 # the rules core's codes, and other keys, to texts

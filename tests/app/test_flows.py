@@ -205,7 +205,7 @@ def test_undo_is_one_key_and_redo_puts_it_back(tmp_path):
 
 def test_the_session_end_has_headings_and_places(tmp_path):
     t = Table(tmp_path, MCR)
-    t.keys("A10").tap(WIN).keys("1234").keys("D4 2580# 2")
+    t.keys("A10").tap(WIN).keys("1234").keys("D4 2580# 2 #")
     title, rows, hint = t.app.screen()
     assert t.app.state == "ended" and rows[0] == "名次 选手\t得分 标准分"
     assert rows[1].split()[:2] == ["1", "101"] and rows[1].endswith("4.0")

@@ -154,7 +154,7 @@ HOW: dict[str, tuple[str, str]] = {
     "make test": ("make-n", SLOW + "it is CI's .ci/run"),
     "make bench": ("make-n", SLOW + "benchmarks"),
     "make bench-pico": ("make-n", SLOW + "benchmarks on the emulated Pico"),
-    "make bench-frozen HEAP=64K": ("make-n", SLOW + "builds a unix port"),
+    "make bench-frozen HEAP=68K": ("make-n", SLOW + "builds a unix port"),
     "make bench-frozen": ("make-n", SLOW + "builds a unix port"),
     "make -s mp-score HEAP=96K": ("run", "the score protocol on MicroPython: one hand on stdin"),
     '.venv/bin/mahjong-table score "[345m3]258m1488s369p7s" --discard-from 3 --seat-wind E --round-wind E':
@@ -223,7 +223,7 @@ HOW: dict[str, tuple[str, str]] = {
     # docs/hardware.md, docs/esp32.md, docs/pico_w.md
     ".venv/bin/python -m host_tools tags write --port /dev/ttyACM0 --set 7 --rules mcr --key-file keys.json":
         ("run", "the simulator's pty: it asks for the first tile (a whole set: tests/hw/test_tags_e2e.py)"),
-    ".venv/bin/python -m host_tools tags verify --port /dev/ttyACM0 --set 7 --rules mcr":
+    ".venv/bin/python -m host_tools tags verify --port /dev/ttyACM0 --set 7 --rules mcr --key-file keys.json":
         ("run", "the simulator's pty: it asks for tiles (a whole set: tests/hw/test_tags_e2e.py)"),
     "make firmware BOARD=esp32": ("make-n", SLOW + "tests/hw builds the firmware"),
     "make firmware BOARD=circuitpython_feather": ("make-n", SLOW + "tests/hw builds the firmware"),

@@ -70,7 +70,7 @@ def test_size_report(pico, capsys):
     total = lines[-1].split()
     assert int(total[-1]) == sum(int(r[-1]) for r in rows)
     assert int(total[-1]) == sum(p.stat().st_size for p in (pico / "fs").rglob("*") if p.is_file())
-    assert int(total[-1]) < 200 * 1024  # fits the Pico's 1.4 MB filesystem many times over
+    assert int(total[-1]) < 256 * 1024  # fits the Pico's 1.4 MB filesystem many times over (205,487 B with names, PIN, screensaver)
 
 
 def test_other_boards(tmp_path):

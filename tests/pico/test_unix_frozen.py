@@ -1,7 +1,7 @@
 # The box frozen into the MicroPython unix port built from the Pico's own v1.28.0 source
 # (tools/unix_frozen.py; 32-bit where the host compiler can, as an ESP32 or the RP2040 is): the
 # figures behind docs/esp32.md. Every shipped scenario plays through the whole box (the
-# simulator's device loop) in a heap an ESP32 without PSRAM has to spare with room (64 KB on a
+# simulator's device loop) in a heap an ESP32 without PSRAM has to spare with room (68 KB on a
 # 32-bit build; a 64-bit build's objects are about twice as big, so 128 KB there) and writes the
 # desktop simulator's journal byte for byte; frozen, the box's code is out of the heap.
 # Here because it builds from the same source bundle as the Pico firmware (the pico lane).
@@ -30,7 +30,9 @@ def frozen():
 @pytest.mark.parametrize("name", sorted(n for n in os.listdir(SCEN) if n.endswith(".txt")))
 def test_every_scenario_in_a_small_heap_frozen(frozen, name):
     exe, bits = frozen
-    heap = "64K" if bits == 32 else "128K"
+    # 68 KB on 32 bits: the firmware in sub-packages (issue 17) holds ~1.9 KB more of module objects
+    # from boot, and the MCR session's ninth hand, scored at its peak, no longer fits in 64 KB
+    heap = "68K" if bits == 32 else "128K"
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "out")
         os.mkdir(out)

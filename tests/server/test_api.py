@@ -109,8 +109,11 @@ def test_seatings_publish_and_box_configs(server):
     assert st == 200 and pub["tables"][1]["players"][0] == "g01"
     assert server.org.post(s + "1/publish")[0] == 200
     st, cfg = server.anon.get("/api/boxes/%s/config" % dev.id)
+    from protocol.sign import pin_mac_hex
     assert st == 200 and cfg == {"rules": "guangdong", "tournament": tid, "session": 1, "table": 2, "players": ["g01", "g06", "g07", "g08"],
-                                 "first_dealer": 0, "hands": 12, "minutes": 50}
+                                 "first_dealer": 0, "hands": 12, "minutes": 50, "lang": "cn",  # issue 18.6: the boxes' settings
+                                 "pin_mac": pin_mac_hex(dev.key, dev.id, "2580"),
+                                 "names": ["Name g01", "Name g06", "Name g07", "Name g08"]}
     assert server.anon.get("/api/boxes/%s/config" % uid("nobody"))[0] == 404
     # the sync tool reports the box's journal head, signed with its key (protocol/sign.py)
     at = int(time.time())

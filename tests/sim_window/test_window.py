@@ -124,7 +124,7 @@ def test_main_screens(win):
     compare("penalty", win)
 
     keys(win, "**")
-    keys(win, "D42580#2")
+    keys(win, "D42580#2#")
     assert win.box.app.state == "ended"
     same_as_framebuf(win)
     compare("ended", win)

@@ -32,7 +32,7 @@ class FakeTags:
         self.ops = []
 
     def request(self, obj, authed=False):
-        if obj.get("op") in tags_mode._CHANGES and not authed:
+        if obj.get("op") not in tags_mode._OPEN and not authed:
             return {"ok": False, "code": "auth"}
         self.ops.append((obj.get("op"), authed))
         return {"ok": True}
@@ -181,13 +181,13 @@ def test_an_unkeyed_box_refuses_every_change_and_provisions_once(tmp_path):
     d.close()
 
 
-def test_tags_reading_is_open_writing_is_not(box):
-    for op in ("begin", "read", "poll", "cancel", "end"):
-        assert json.loads(box.request(F.T_TAGS, json.dumps({"op": op}).encode())[1]) == {"ok": True}
-    for op in ("write", "save"):
+def test_only_tags_poll_is_open_every_other_op_is_authenticated(box):
+    # issue 19.7: an open "begin" put an idle box in tags mode that no key left
+    assert json.loads(box.request(F.T_TAGS, json.dumps({"op": "poll"}).encode())[1]) == {"ok": True}
+    for op in ("begin", "read", "cancel", "end", "write", "save"):
         assert json.loads(box.request(F.T_TAGS, json.dumps({"op": op}).encode())[1])["code"] == "auth"
         assert json.loads(box.authed(F.T_TAGS_SET, json.dumps({"op": op}).encode())[1]) == {"ok": True}
-    assert box.tags.ops == [("begin", False), ("read", False), ("poll", False), ("cancel", False), ("end", False),
+    assert box.tags.ops == [("poll", False), ("begin", True), ("read", True), ("cancel", True), ("end", True),
                             ("write", True), ("save", True)]
 
 
@@ -303,6 +303,11 @@ def test_the_box_tags_mode_writes_only_when_authenticated():
     write = {"op": "write", "set": 1, "tile": 0, "copy": 0}
     assert t.request(dict(write))["code"] == "auth" and t.job is None
     assert t.request({"op": "save", "set": 9, "registry": []})["code"] == "auth" and not hasattr(dev, "saved")
+    assert t.request({"op": "begin"})["code"] == "auth" and not t.active  # issue 19.7
+    assert t.request({"op": "read"})["code"] == "auth" and not t.active and t.job is None
     assert t.request(dict(write), authed=True) == {"ok": True, "state": "waiting"} and t.job is not None
-    assert t.request({"op": "cancel"}) == {"ok": True}
+    assert t.request({"op": "cancel"})["code"] == "auth" and t.job is not None
+    assert t.request({"op": "end"})["code"] == "auth" and t.active
+    assert t.request({"op": "poll"}) == {"ok": True, "state": "waiting"}
+    assert t.request({"op": "cancel"}, authed=True) == {"ok": True}
     assert t.request({"op": "save", "set": 9, "registry": []}, authed=True)["ok"] and dev.saved == (9, None)

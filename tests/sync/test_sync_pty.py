@@ -126,10 +126,14 @@ def test_micropython_device_on_a_pty(tmp_path):
             cfg = {"rules": "sichuan", "tournament": "T", "session": 4, "table": 2, "players": ["1", "2", "3", "4"],
                    "first_dealer": 0}
             sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, config=cfg, **FAST)
-            with pytest.raises(sync.DeviceError) as e:  # a session is running now
-                sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, config=cfg, **FAST)
+            # the same session's config again is its time (issue 18.5: a referee's extension at the
+            # next contact), taken; its session record is synced first
+            s = sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, config=dict(cfg, minutes=90), **FAST)
+            assert (s.pulled, s.uploaded) == (1, 1)
+            with pytest.raises(sync.DeviceError) as e:  # another session's, while one is running
+                sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, config=dict(cfg, session=5), **FAST)
             assert "refused CONFIG: a session is running" in str(e.value)
-            assert (e.value.summary.pulled, e.value.summary.uploaded) == (1, 1)  # its record, synced first
+            assert (e.value.summary.pulled, e.value.summary.uploaded) == (0, 0)
             s = sync.sync(mp.path, server=srv.url, key_file=keys, ser=ser, **FAST)
             assert s.pulled == 0
             ser.close()  # the box sees the hang-up and ends

@@ -1,6 +1,7 @@
 """Boxes: register (key write-only), bind to a table, status (last sync, unsynced), each box's
-binding history and the account of every record it sent. Who may touch a box is
-``boxes.ownership``'s, on this API as on the pages."""
+binding history and the account of every record it sent; the tournament's box settings
+(language, referee PIN: organizers only). Who may touch a box is ``boxes.ownership``'s, on this
+API as on the pages."""
 from __future__ import annotations
 
 from ninja import Router
@@ -8,7 +9,7 @@ from ninja import Router
 from host_tools.server.boxes import accounting, actions, ownership
 
 from .core import AUTH, need, need_server_organizer
-from .schemas import BindIn, BindingOut, BoxRecordsOut, DeviceIn, DeviceOut, Error
+from .schemas import BindIn, BindingOut, BoxRecordsOut, BoxSettingsIn, BoxSettingsOut, DeviceIn, DeviceOut, Error
 
 router = Router(tags=["boxes"], auth=AUTH)
 
@@ -53,3 +54,23 @@ def bindings(request, device: str):
 def records(request, device: str):
     ownership.may_read(request.user, device)
     return accounting.of_box(device)
+
+
+@router.get("/tournaments/{tid}/box-settings", response={200: BoxSettingsOut, 403: Error, 404: Error},
+            summary="The tournament's box settings: language and referee PIN (organizers)")
+def get_box_settings(request, tid: str):
+    from host_tools.server.boxes import box_settings
+    from host_tools.server.tournaments.actions import get as get_tournament
+
+    need(request, tid, "organizer")
+    get_tournament(tid)
+    return box_settings.get(tid)
+
+
+@router.put("/tournaments/{tid}/box-settings", response={200: BoxSettingsOut, 400: Error, 403: Error, 404: Error},
+            summary="Set the language and referee PIN every box of the tournament gets with its next config")
+def put_box_settings(request, tid: str, body: BoxSettingsIn):
+    from host_tools.server.boxes import box_settings
+
+    who = need(request, tid, "organizer")
+    return box_settings.update(who, tid, body.lang, body.pin, body.factory_pin)

@@ -262,6 +262,19 @@ class BindIn(Strict):
     table: Optional[TableNo] = None
 
 
+class BoxSettingsIn(Strict):
+    """The tournament's boxes: their language, the referee PIN (4-8 digits) or back to the factory PIN."""
+    lang: Optional[Literal["cn", "en"]] = None
+    pin: Optional[Annotated[str, Field(min_length=pconfig.PIN_DIGITS[0], max_length=pconfig.PIN_DIGITS[1], pattern=r"^[0-9]+$")]] = None
+    factory_pin: StrictBool = False
+
+
+class BoxSettingsOut(Schema):
+    lang: str
+    pin: Optional[str]
+    factory_pin: bool
+
+
 class DeviceOut(Schema):
     id: str
     label: str
@@ -340,6 +353,15 @@ class BoxConfig(Schema):
     event_start: Optional[int] = None
     final: Optional[bool] = None
     ends_at: Optional[int] = None
+    # the organizer's box settings (issue 18.6): the boxes' language, the referee PIN as its MAC
+    # with this box's key (protocol/sign.py pin_mac_hex; never the PIN: no login fetches this)
+    lang: Optional[str] = None
+    pin_mac: Optional[str] = None
+    names: Optional[list[Optional[str]]] = None  # the players' registered names by chair, for the screens
+    # a table under way, for the box that goes on with it (issue 18.3): next hand, its dealer, scores so far
+    hand: Optional[int] = None
+    dealer: Optional[int] = None
+    totals: Optional[list[int]] = None
 
 
 # --------------------------------------------------------------------------- referee

@@ -111,9 +111,12 @@ def config_for(device: str) -> dict:
         raise Conflict("box %s is not bound to a tournament table" % device)
     t = d.tournament
     fmt = formats.of(t)
+    from host_tools.server.boxes import box_settings
     if fmt.live_tables:  # its tables are confirmed live, one after another at each hall table
         from host_tools.server.survival.actions import box_config
-        return box_config(t.id, d.table)
+        cfg = box_config(t.id, d.table)
+        cfg.update(box_settings.config_fields(t.id, d, cfg["players"]))  # the organizer's language, PIN, names (issue 18.6)
+        return cfg
     s = Seating.objects.filter(tournament=t, published_at__isnull=False).order_by("-session").first()
     if s is None:
         raise Conflict("tournament %s has no published seating" % t.id)
@@ -128,6 +131,10 @@ def config_for(device: str) -> dict:
     # minutes (none: no time limit, Sichuan unless the organizer sets one) and the hall's deadline
     # ends_at (a table that started late does not play longer), a referee's extensions included
     cfg.update(clock.box_time(t, s.session, d.table))
+    cfg.update(box_settings.config_fields(t.id, d, players))  # the organizer's language, PIN, names (issue 18.6)
+    from host_tools.server.boxes import table_state
+    # a table already under way (its box died, a spare goes on with it): where it is (issue 18.3)
+    cfg.update(table_state.state(t.id, s.session, d.table, players, fmt.rules, cfg["hands"]))
     err = pconfig.check(cfg)  # the box's own check: what it would refuse is never offered
     if err:
         raise Conflict("the config of table %d cannot start a session: %s" % (d.table, err[1]))

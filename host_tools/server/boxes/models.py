@@ -1,4 +1,4 @@
-"""Devices, records, hands, corrections and rulings.
+"""Devices, records, hands, corrections and rulings; the boxes' settings per tournament.
 
 A ``Record`` is what a box signed, byte for byte: never updated or deleted. Each hand record
 gets one ``Hand`` row with the fields the results need as plain columns (players and deltas by
@@ -195,3 +195,16 @@ class Held(models.Model):
     unknown_tournament = models.BooleanField(default=False)
     reason = models.CharField(max_length=400)
     claim = models.ForeignKey(Claim, null=True, blank=True, on_delete=models.PROTECT, related_name="records")
+
+
+class BoxSettings(models.Model):
+    """What the organizer sets for the tournament's boxes (issue 18.6): their language and the
+    referee PIN, sent with every session config (``box_settings``). No row: Chinese and the
+    factory PIN."""
+
+    tournament = models.OneToOneField("tournaments.Tournament", primary_key=True, on_delete=models.CASCADE, related_name="box_settings")
+    lang = models.CharField(max_length=2, default="cn")
+    pin = models.CharField(max_length=8, blank=True, default="")  # empty: the factory PIN; organizers only
+
+    def __str__(self):
+        return "box settings of %s" % self.tournament_id

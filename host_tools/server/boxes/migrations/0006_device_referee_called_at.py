@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('boxes', '0003_correction_rescored_hand'),
+        ('boxes', '0005_box_settings_per_tournament'),
     ]
 
     operations = [
