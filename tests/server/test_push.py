@@ -156,4 +156,6 @@ def test_live_poll_of_odd_ids_never_fails(server):
         st, headers, _ = server.anon.request("GET", path)
         assert st in (200, 400, 404), (path, st)
     assert server.anon.request("GET", "/t/no-such/live")[0] == 404  # as every page of an unknown tournament
-    assert server.anon.request("POST", "/t/no-such/live")[0] in (403, 405)  # only GET is the poll
+    assert server.anon.request("POST", "/t/no-such/live")[0] == 404  # an unknown tournament first, whatever the method
+    tid = server.tournament("mcr_000", players=["p1", "p2", "p3", "p4"])
+    assert server.anon.request("POST", "/t/%s/live" % tid)[0] in (403, 405)  # only GET is the poll
