@@ -29,7 +29,7 @@ MPY_FILES += $(MPY_DIR)/settle_stdio.mpy
 
 # The device application, the simulator's board and runner, for make mp-sim.
 FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/*.py firmware/*/*.py protocol/*.py)) \
-	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard simulator/__init__.py simulator/runner.py simulator/player.py simulator/parts.py simulator/virtual.py \
+	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard simulator/__init__.py simulator/runner.py simulator/player.py simulator/parts.py simulator/virtual.py simulator/push.py \
 	board_configs/__init__.py board_configs/sim.py)) $(MPY_DIR)/sim_main.mpy
 SCRIPT ?= simulator/scenarios/mcr_session.txt
 OUT ?= build/mp-sim
@@ -151,6 +151,15 @@ bench-frozen: sim-mpy unix-frozen
 bench-pico: venv pico-deps firmware
 	nice $(BIN)/python bench/pico_score.py
 	nice $(BIN)/python bench/pico_glass.py
+
+# The box online (issue 20): confirmation-to-projector latency with 50 boxes pushing at once and
+# 300 viewers on the live pages, push throughput (bench/push_latency.py); heap and loop time of the
+# push on the unix port with and without the network (bench/push_heap.py; the 32-bit frozen
+# binary too when `make unix-frozen` built it).
+.PHONY: bench-push
+bench-push: venv sim-mpy
+	nice $(BIN)/python bench/push_latency.py --json build/bench/push_latency.json
+	nice $(BIN)/python bench/push_heap.py --json build/bench/push_heap.json
 
 clean:
 	rm -rf build

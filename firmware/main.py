@@ -74,6 +74,10 @@ class Clock:
 
 
 class Device:
+    # firmware/net's Net on a board with a network (boot sets it): stepped every step. A class
+    # default, so a box without a network keeps the instance it had (not one slot more)
+    net = None
+
     def __init__(self, hw, app, clock, tag_set=1, registry=None, link=None, files=None):
         self.hw = hw
         self.app = app
@@ -119,6 +123,8 @@ class Device:
         self._touch()
         if self.tags.active:
             self.tags.key(k)
+            return
+        if self.net is not None and self.net.key(self.app, k):  # its status screen, the referee call
             return
         if self.app.state == "idle":
             self.keys = (self.keys + k)[-len(_COMBO):]
@@ -180,6 +186,8 @@ class Device:
                 busy = True
                 self.dirty = True
         now = self.clock()
+        if self.net is not None:
+            self.net.step(now)  # one bounded move of the push (firmware/net/push.py)
         if now - self.next_read >= 0:
             self.next_read = now + self.read_ms
             self.read_tag()
@@ -205,7 +213,11 @@ class Device:
             sleep_ms(ms)
 
     def screen(self):
-        return self.tags.screen() if self.tags.active else self.app.screen()
+        if self.tags.active:
+            return self.tags.screen()
+        if self.net is not None:  # the app's screen with the network's marks, or its status
+            return self.net.screen(self.app, self.clock())
+        return self.app.screen()
 
     def redraw(self, now):
         if self.hw.display is None:
@@ -327,6 +339,10 @@ def boot(cfg=None, mods=None, root=None, clock=None, journal=None, hw=None, link
         from firmware.link.engine import Link
         lk = Link(app, port, (root or "") + "/device.key", board=cfg.NAME)
     dev = Device(hw, app, clock, set_id, registry, lk, files=root)
+    netcfg = getattr(cfg, "NETWORK", None)
+    if netcfg:  # only a board with a network loads its code (one code path: the rest is the same)
+        from firmware.net import start
+        dev.net = start(dev, netcfg, root)
     gc.collect()
     return dev
 

@@ -59,6 +59,9 @@
 #          RELEASE, and no longer holds back the ACK of the records after it
 #   0x0D RELEASE *  seq u32 BE                       -> seq u32 BE, count u8: no longer aside (a
 #          referee resolved it); the box may then prune it once everything before is acked
+#   0x0E NET *      JSON {ssid, password, server}    -> JSON {set: true}: the box's Wi-Fi and server
+#          address (firmware/net/settings.py); only a box whose board has a network answers it
+#          (firmware/net/link_request.py), {} as args: JSON of the settings without the password
 #   other types: E_UNKNOWN (firmware/link/engine.py's Link.handle adds them)
 try:
     from micropython import const
@@ -100,6 +103,7 @@ T_TAGS = const(0x0A)
 T_TAGS_SET = const(0x0B)
 T_ASIDE = const(0x0C)
 T_RELEASE = const(0x0D)
+T_NET = const(0x0E)
 REPLY = const(0x80)
 
 OK = const(0)

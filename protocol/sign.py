@@ -9,6 +9,9 @@
 #   request_mac(hm, idz, nonce, typ, args)  the MAC of an authenticated request
 #   authenticate(key, device, nonce, typ, args)     args + that MAC: the host's request payload
 #   wrap_mask(hm, idz, nonce)               REKEY: new key = wrapped XOR this
+#   push_ack_mac(hm, idz, nonce, first, last)  the server's acknowledgement of a push (Wi-Fi)
+#   push_ack_hex(key, device, nonce, first, last)  the same as 64 hex digits (the server's answer)
+#   call_mac(hm, idz, nonce)                the box's call of the referee (Wi-Fi)
 #   head_sig_hex(key, device, head, at)     the sync tool's report of the box's journal head
 #   head_sig_ok(key, device, head, at, sig_hex)      True if sig_hex is that (never raises)
 #   pin_mac_hex(key, device, pin)           the referee PIN as a session config carries it
@@ -19,7 +22,15 @@
 #   wrap     HMAC-SHA256(key, "wrap" 0x00 idz nonce[16])
 #   head     HMAC-SHA256(key, "head" 0x00 idz head u32 BE at u32 BE)   (at: unix seconds)
 #   pin      HMAC-SHA256(key, "pin" 0x00 idz PIN digits), its first 16 bytes as 32 hex digits
-# The prefixes keep them apart: no record signature is ever a valid request MAC.
+#   ack      HMAC-SHA256(key, "ack" 0x00 idz nonce[16] first u32 BE last u32 BE)
+#   call     HMAC-SHA256(key, "call" 0x00 idz nonce[16])
+# The prefixes keep them apart: no record signature is ever a valid request MAC or ack.
+#
+# The push ack: the box sends records first..last with a fresh nonce of its own
+# (firmware/net/push.py); the server answers with this MAC when it holds every one of them
+# (host_tools/server/api/push.py). Only the device key makes it, so an access point or a server
+# that lacks the key cannot make the box mark anything synced, and an old ack cannot be replayed
+# (the nonce is the box's, new for each push).
 import hashlib
 
 try:
@@ -32,6 +43,8 @@ BLOCK = 64  # SHA-256 block size in bytes
 SIZE = 32  # digest size
 _REQ = b"req\x00"
 _WRAP = b"wrap\x00"
+_ACK = b"ack\x00"
+_CALL = b"call\x00"
 _HEAD = b"head\x00"
 _PIN = b"pin\x00"
 
@@ -136,6 +149,27 @@ def wrap_key(old, device, nonce, new):
     """REKEY's argument: the new key XOR a mask only the holder of the old key can make."""
     mask = wrap_mask(HmacSha256(old), device_z(device), bytes(nonce))
     return bytes(a ^ b for a, b in zip(new, mask))
+
+
+def push_ack_mac(hm, idz, nonce, first, last):
+    """The server's acknowledgement that it holds records first..last of the box (idz) for the
+    box's push nonce."""
+    return hm.digest(_ACK, idz, nonce, seq4(first), seq4(last))
+
+
+def push_ack_hex(key, device, nonce, first, last):
+    from binascii import hexlify
+    return hexlify(push_ack_mac(HmacSha256(key), device_z(device), bytes(nonce), first, last)).decode()
+
+
+def call_mac(hm, idz, nonce):
+    """The box calls the referee (protocol/push.py): only the device key makes it."""
+    return hm.digest(_CALL, idz, nonce)
+
+
+def call_hex(key, device, nonce):
+    from binascii import hexlify
+    return hexlify(call_mac(HmacSha256(key), device_z(device), bytes(nonce))).decode()
 
 
 def head_sig_hex(key, device, head, at):

@@ -25,12 +25,19 @@ def main(argv=None):
     ap.add_argument("--device-id", help="the box's device id (default: from the chip id, as on a board)")
     ap.add_argument("--once", action="store_true", help="with --serial: stop when the first host says BYE or hangs up")
     ap.add_argument("--keep-serving", action="store_true", help="with --serial: the default (kept for old scripts)")
+    ap.add_argument("--push", metavar="URL", help="the box online: push each committed record to the tournament server "
+                                                  "at URL (http://HOST:PORT), signed with device.key in --out (simulator/push.py)")
+    ap.add_argument("--push-wait", type=float, default=30.0, metavar="S",
+                    help="with --push, without --serial: after the script, wait up to S seconds for every record to reach the server")
     args = ap.parse_args(argv)
     from simulator import parts
     try:
         cfg = parts.for_board(args.board)
     except ValueError as e:
         ap.error(str(e))
+    if args.push:
+        from simulator import push
+        cfg = push.network_board(cfg, args.push)
     if args.events:
         from simulator.runner import event_json, events
         k = cfg.KEYPAD
@@ -64,11 +71,18 @@ def main(argv=None):
             from simulator import serial_device
             sim = serial_device.run(cfg, args.out, script=args.script, keep=not args.once, **kw)
         else:
+            if args.push:
+                kw["port"] = push.unplugged()
             sim = Sim(cfg=cfg, folder=args.out, **kw)
             sim.run(args.script)
+            if args.push:
+                push.serve_until_synced(sim, args.push_wait)
     finally:
         log.close()
     print("%d screens, %d journal records in %s" % (sim.steps, sim.journal.last_seq, args.out))
+    if args.push and sim.dev is not None:
+        print(push.describe(sim.dev.net))
+        return 0 if sim.dev.net.status()[3] == 0 else 3
     return 0
 
 

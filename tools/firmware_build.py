@@ -57,6 +57,8 @@ def sources(cfg):
             continue
         if (src in CP_ONLY and not cp) or (src in MP_ONLY and cp):
             continue
+        if src.startswith("firmware/net/") and not getattr(cfg, "NETWORK", None):
+            continue  # the network code only where the board has a network
         out.append((src, src[:-3]))
     drivers = {"__init__.py", "keypad.py", cfg.READER["driver"] + ".py"}
     if not cfg.DISPLAY["driver"].startswith("displayio"):

@@ -25,7 +25,7 @@ import firmware_build  # noqa: E402
 import pico_uf2  # noqa: E402
 
 OUT = os.path.join(REPO, "build", "unix-frozen")
-SIM_FILES = ("__init__.py", "runner.py", "player.py", "parts.py", "virtual.py")
+SIM_FILES = ("__init__.py", "runner.py", "player.py", "parts.py", "virtual.py", "push.py")  # push: the box online (bench/push_heap.py)
 
 
 def can_build_32():

@@ -184,6 +184,21 @@ class Link:
         s = self._synced
         return j if s is None or s < j else s
 
+    def ack_to(self, seq):
+        """The host holds every record <= seq (the USB link's ACK, or the network push's ack that
+        checked with the device key, firmware/net/push.py): the one way either marks records
+        synced, so whichever delivers a record first, the ack moves once and never back."""
+        if seq > self.acked:
+            j = self.app.j
+            if self.aside:
+                self._synced = seq
+                self._save_aside()  # first: the journal's ack never runs ahead of this file
+                floor = self._floor()
+            else:
+                floor = seq
+            if floor > j.acked:
+                j.ack(floor)
+
     def _floor(self):
         # the journal may be acknowledged up to here: below the first set-aside record
         a = self.acked

@@ -130,15 +130,7 @@ def ack(link, req):
     j = link.app.j
     if seq > j.last_seq:
         return link.error(E_RANGE, "ack %d beyond the last record %d" % (seq, j.last_seq))
-    if seq > link.acked:
-        if link.aside:
-            link._synced = seq
-            link._save_aside()  # first: the journal's ack never runs ahead of this file
-            floor = link._floor()
-        else:
-            floor = seq
-        if floor > j.acked:
-            j.ack(floor)  # durable when the reply is sent
+    link.ack_to(seq)  # durable when the reply is sent
     b = bytearray(8)
     put_be32(b, 0, seq)
     put_be32(b, 4, link.acked)

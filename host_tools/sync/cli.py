@@ -39,12 +39,28 @@ def add_parser(sub) -> None:
     p.add_argument("--next-session", action="store_true",
                    help="after syncing, start the next session the server has for this box (its table in the "
                         "published seating)")
+    p.add_argument("--wifi", metavar="FILE", help='a box with Wi-Fi: set its network from this JSON file, '
+                                                  '{"ssid": ..., "password": ..., "server": "http://HOST:PORT"} (never typed on the keypad)')
     p.add_argument("--no-clock", action="store_true", help="leave the box's clock alone")
     p.add_argument("--no-batch", action="store_true", help="upload one record per request")
     p.add_argument("--timeout", type=float, default=0.5, help="seconds before a request is sent again (default 0.5)")
     p.add_argument("--retries", type=int, default=6, help="resends before giving up (default 6)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     p.set_defaults(run=main)
+
+
+def read_wifi(path: str) -> dict:
+    """The --wifi file, checked as the box checks it (firmware/net/settings.py)."""
+    from firmware.net.settings import check
+    try:
+        with open(path, encoding="utf-8") as f:
+            wifi = json.load(f)
+    except (OSError, ValueError, RecursionError) as e:
+        raise SyncError("cannot read the network settings %s: %s" % (path, e))
+    why = check(wifi)
+    if why:
+        raise SyncError("network settings %s: %s" % (path, why))
+    return wifi
 
 
 def main(args) -> int:
@@ -79,10 +95,11 @@ def main(args) -> int:
                     raise SyncError("cannot read config %s: %s" % (args.config, e))
                 if not isinstance(config, dict):
                     raise SyncError("config %s is not a JSON object" % args.config)
+            wifi = read_wifi(args.wifi) if getattr(args, "wifi", None) else None
             s = sync(args.port, server=args.server, offline=args.offline, key_file=args.key_file, progress=progress,
                      timeout=args.timeout, retries=args.retries, batch=not args.no_batch, set_clock=not args.no_clock,
                      config=config, provision=args.provision, rekey=args.rekey, quarantine=args.quarantine,
-                     release=args.release, next_session=args.next_session)
+                     release=args.release, next_session=args.next_session, wifi=wifi)
     except SyncError as e:
         s = getattr(e, "summary", None)
         if s is not None:

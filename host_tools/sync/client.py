@@ -255,6 +255,11 @@ class Box:
             raise SyncError("the session config is refused: %s" % clean(why))
         self.authed(F.T_CONFIG, json.dumps(cfg, ensure_ascii=False).encode())
 
+    def set_net(self, settings: dict) -> None:
+        """The box's Wi-Fi name, password and server address (protocol/frames.py NET): only a box
+        whose board has a network answers it."""
+        self.authed(F.T_NET, json.dumps(settings, ensure_ascii=False).encode())
+
     def set_clock(self, t: Optional[int] = None) -> dict:
         t = int(time.time()) if t is None else int(t)
         raw = self.authed(F.T_CLOCK, t.to_bytes(8, "big"))

@@ -183,9 +183,10 @@ def sync(port: str, server: Optional[str] = None, offline: Optional[str] = None,
          batch: bool = True, set_clock: bool = True, config: Optional[dict] = None, provision: bool = False,
          rekey: bool = False, http_timeout: float = 15.0, chunk: int = 64, ser=None,
          http_pause: float = 0.2, max_timeout: Optional[float] = None, quarantine: Optional[str] = None,
-         release: Optional[list] = None, next_session: bool = False) -> Summary:
+         release: Optional[list] = None, next_session: bool = False, wifi: Optional[dict] = None) -> Summary:
     """One sync run. Raises SyncError (the summary so far is on it as .summary). next_session:
-    after the sync, start the box's next session with the config the server has for it."""
+    after the sync, start the box's next session with the config the server has for it. wifi:
+    {ssid, password, server} for a box with a network (firmware/net/settings.py)."""
     if next_session and (not server or config is not None):
         raise SyncError("--next-session takes the config from --server URL (and not with --config)")
     progress = progress or (lambda s: None)
@@ -194,7 +195,7 @@ def sync(port: str, server: Optional[str] = None, offline: Optional[str] = None,
         sink = ServerSink(server, batch=batch, timeout=http_timeout, pause=http_pause)
     elif offline:
         sink = OfflineSink(offline)
-    elif not (provision or rekey or config or release):
+    elif not (provision or rekey or config or release or wifi):
         raise SyncError("say where the records go: --server URL or --offline DIR")
     else:
         sink = None
@@ -221,6 +222,10 @@ def sync(port: str, server: Optional[str] = None, offline: Optional[str] = None,
             progress("record %d of %s released: no longer set aside (%d left)" % (seq, dev, left))
         if release:
             info = box.hello()
+        if wifi is not None:
+            box.set_net(wifi)
+            progress("network settings sent to %s: Wi-Fi %s, server %s (from its next boot)" % (
+                dev, clean(wifi.get("ssid"), 40), clean(wifi.get("server"), 80)))
         if sink is not None:
             syncer = Syncer(box, sink, keys, progress, chunk=chunk, set_clock=set_clock,
                             quarantine=Quarantine(quarantine) if quarantine else None)

@@ -154,6 +154,7 @@ HOW: dict[str, tuple[str, str]] = {
     "make test": ("make-n", SLOW + "it is CI's .ci/run"),
     "make bench": ("make-n", SLOW + "benchmarks"),
     "make bench-pico": ("make-n", SLOW + "benchmarks on the emulated Pico"),
+    "make bench-push": ("make-n", SLOW + "50 boxes pushing to a server with 300 viewers"),
     "make bench-frozen HEAP=72K": ("make-n", SLOW + "builds a unix port"),
     "make bench-frozen": ("make-n", SLOW + "builds a unix port"),
     "make -s mp-score HEAP=96K": ("run", "the score protocol on MicroPython: one hand on stdin"),

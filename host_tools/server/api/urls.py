@@ -1,7 +1,8 @@
-from . import accounts, boxes, records, referee, results, survival, tables, timing, tournaments
+from . import accounts, boxes, push, records, referee, results, survival, tables, timing, tournaments
 from .core import api
 
 api.add_router("/", records.router)
+api.add_router("/", push.router)
 api.add_router("/", accounts.router)
 api.add_router("/", tournaments.router)
 api.add_router("/", results.router)

@@ -33,6 +33,7 @@ class Device(models.Model):
     # and that report's time: the Boxes page's "not synced" count (display only)
     reported_head = models.BigIntegerField(null=True, blank=True)
     reported_at = models.DateTimeField(null=True, blank=True)
+    referee_called_at = models.DateTimeField(null=True, blank=True)  # the box's referee key (``referee_call``)
 
     class Meta:
         ordering = ["id"]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import auth, boxes, manage, public, referee, seating, survival, tables
+from .views import auth, boxes, live, manage, public, referee, seating, survival, tables
 
 urlpatterns = [
     path("", public.index, name="index"),
@@ -10,6 +10,8 @@ urlpatterns = [
     path("t/<str:tid>/", public.home),
     path("t/<str:tid>/standings", public.standings),
     path("t/<str:tid>/board", public.board),
+    path("t/<str:tid>/live", live.version),
+    path("live.js", live.script),
     path("t/<str:tid>/awards", public.awards),
     path("t/<str:tid>/exports", public.exports),
     path("t/<str:tid>/tables/<int:session>/<int:number>", tables.table),

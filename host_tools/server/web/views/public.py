@@ -19,6 +19,7 @@ from host_tools.server.tournaments.models import Player, Seating, Tournament
 from host_tools.tournament.model import TournamentError
 
 from .. import table_status
+from . import live
 from .common import page, result, tournament_or_404
 
 REFRESH = 30
@@ -40,7 +41,7 @@ def standings(request, tid):
     res = result(t)
     return page(request, "web/standings.html", t, "standings", res=res, rows=res.rows, std=formats.of(t).standard, refresh=REFRESH,
                 waiting=sum(1 for q in res.quarantine if not q["accepted"] and not q["rejected"]), projector=request.GET.get("projector") == "1",
-                updated=int(time.time()))
+                updated=int(time.time()), live=live.tag(t.id))
 
 
 def board(request, tid):
@@ -58,7 +59,7 @@ def board(request, tid):
     # the hall's deadline: a table that started late gets no extra time unless a referee gives it
     cards = [table_status.status(t, res, current, table, seated.get(table, []), box_by_table.get(table), now)
              for table in sorted(set(seated) | {tb for s, tb in res.tables if s == current})]
-    return page(request, "web/board.html", t, "board", cards=cards, session=current, sessions=sessions, refresh=REFRESH)
+    return page(request, "web/board.html", t, "board", cards=cards, session=current, sessions=sessions, refresh=REFRESH, live=live.tag(t.id))
 
 
 def player(request, tid, pid):

@@ -58,6 +58,12 @@ def home(request, t):
                                                                    d.get("game") if d["kind"] == "late" else None), _("Penalty recorded."))
             if ok:
                 return redirect(request.path)
+        if a == "answer_call":  # a referee went to the table a box called from
+            from host_tools.server.boxes import referee_call
+            tb = request.POST.get("table", "")
+            if numeric.digits(tb, 6):
+                referee_call.clear(t.id, int(tb))
+            return redirect(request.path)
         if a == "revoke":
             pid = request.POST.get("penalty", "")
             if numeric.digits(pid, 12):
@@ -84,5 +90,9 @@ def home(request, t):
     sessions = [(s, [(tb, (s, tb) in ended) for tb in tbs]) for s, tbs in sorted(by_session.items(), reverse=True)]
     if not ext.is_bound and sessions:
         ext.initial["session"] = sessions[0][0]
+    from host_tools.server.boxes import referee_call
+
+    from . import live
     return page(request, "web/referee/home.html", t, "referee", quarantine=q, pen=pen, po=po, ext=ext, penalties=penalties, sessions=sessions,
-                has_limit=formats.of(t).minutes(t.settings) is not None)
+                has_limit=formats.of(t).minutes(t.settings) is not None, referee_calls=referee_call.calls(t.id), can_answer_call=True,
+                live=live.tag(t.id))

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from host_tools.server.api.results import table_json
 from host_tools.server.boxes import actions as boxes
-from host_tools.server.boxes import referee, rescore, swap
+from host_tools.server.boxes import referee, referee_call, rescore, swap
 from host_tools.server.boxes.models import Correction, Hand
 from host_tools.server.tournaments import clock, formats, permissions
 from host_tools.server.tournaments import referee as tref
@@ -22,6 +22,7 @@ from host_tools.server.tournaments.models import Player
 from host_tools.tournament.seating import mcr_round_chairs
 
 from .. import forms, hand_forms, table_status
+from . import live
 from .common import actor, attempt, needs, page, result, tournament_or_404
 
 
@@ -85,7 +86,7 @@ def table(request, tid, session, number):
     quick = _quick_entry(t, res, session, number, chairs) if role and chairs is not None and not st["ended"] else None
     return page(request, "web/table.html", t, "board", tj=tj, st=st, session=session, number=number, can_correct=role is not None,
                 forms=forms_, rules=fmt.rules, next_hand=_next_number(res, session, number), has_limit=fmt.minutes(t.settings) is not None,
-                seated=chairs is not None, quick=quick)
+                seated=chairs is not None, quick=quick, referee_calls=referee_call.calls(t.id, number), live=live.tag(t.id))
 
 
 QUICK_FRAME = ("hand", "seat0", "seat1", "seat2", "seat3", "dealer", "prevalent_wind", "end", "reason")
