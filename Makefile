@@ -14,8 +14,8 @@ RULES ?= mcr
 MP_TESTS ?= $(wildcard tests/core/test_*.py) $(wildcard tests/protocol/test_*.py)
 # the survival numbers the box shares with the tournament system (tourney stream)
 MP_TESTS += tests/tournament/test_survival_rules.py
-# the envelope's test is CPython's (it checks against base64/hmac) and runs the unix port itself
-MP_TESTS := $(filter-out tests/protocol/test_envelope.py,$(MP_TESTS))
+# CPython's own tests of the wire (they check against base64 and hmac, and run the unix port themselves)
+MP_TESTS := $(filter-out tests/protocol/test_envelope.py tests/protocol/test_push.py,$(MP_TESTS))
 
 MPY_DIR := build/mpy
 # rules_min/mcr_viper.py is native code: it compiles only for a board's -march (tools/firmware_build.py);
