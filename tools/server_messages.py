@@ -85,6 +85,9 @@ ZH.update(_ZH_SURVIVAL)
 from server_messages_tables import ZH as _ZH_TABLES  # noqa: E402  (issue 18: a table's page, the event day)
 
 ZH.update(_ZH_TABLES)
+from server_messages_boxes import ZH as _ZH_BOXES  # noqa: E402  (issues 19, 20: a box's records, the referee call)
+
+ZH.update(_ZH_BOXES)
 
 
 def q(s: str) -> str:
