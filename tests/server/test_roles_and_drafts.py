@@ -134,7 +134,7 @@ def test_unknown_tournament_is_404_everywhere(server):
     assert tried >= 25, tried  # every tournament route of the API was tried
     org = browser(server, "org")
     pages = ["", "standings", "board", "awards", "exports", "tables/1/1", "players/a", "seating/1", "seating/1/sheets", "survival",
-             "referee/survival", "manage/boxes/box-1"] + ORGANIZER_PAGES + REFEREE_PAGES
+             "referee/survival", "manage/boxes/box-1", "live"] + ORGANIZER_PAGES + REFEREE_PAGES
     untried = [r for r in _page_routes() if not any(re.fullmatch(r, p) for p in pages)]
     assert not untried, untried  # every page that names a tournament is tried
     for p in pages:
