@@ -142,13 +142,6 @@ def _field(name, kind, lo, hi, v, cfg):
             if e:
                 return "has a name that " + e
         return None
-    if kind == "totals":
-        if not isinstance(v, list) or len(v) != SEATS:
-            return "must be a list of %d scores" % SEATS
-        for x in v:
-            if not is_int(x) or x < lo or x > hi:
-                return "must be whole numbers %d to %d" % (lo, hi)
-        return None
     if kind == "hex":
         if not isinstance(v, str) or not lo <= len(v) <= hi:
             return "must be %d hex digits" % lo
@@ -158,8 +151,9 @@ def _field(name, kind, lo, hi, v, cfg):
         return None
     if kind == "bool":
         return None if v is True or v is False else "must be true or false"
-    if kind == "scores":
-        # a survival score: a player at 0 or below is out and never seated again
+    if kind == "scores" or kind == "totals":
+        # a survival score (a player at 0 or below is out and never seated again), or the session's
+        # totals so far that a spare box takes over (issue 18.3)
         if not isinstance(v, list) or len(v) != SEATS:
             return "must be a list of %d scores" % SEATS
         for x in v:
