@@ -23,12 +23,14 @@ KEYPAD = {
     "rows": (6, 7, 8, 9),          # outputs, open-drain
     "cols": (10, 11, 12, 13),      # inputs with pull-ups
     "keymap": "123A456B789C*0#D",  # row-major, as printed on the usual 4x4 membrane keypad
-    "debounce": 3,
+    "debounce": 3,                 # scans a release must hold (5 ms apart: > the <= 5 ms bounce)
+    "eager": True,                 # a press counts at its first scan (firmware/drivers/keypad.py)
+    "settle_us": 10,               # the columns' recovery through the 80 kOhm pull-ups: ~4 us
 }
 # The board has a network: Wi-Fi station through MicroPython's network.WLAN(network.STA_IF)
 # (CYW43439, lwIP). Name, password and server address are set over the USB link, never here.
 # A board without this key (or with None) has no network and runs as before.
 NETWORK = {"driver": "cyw43", "interface": "sta"}
-FONT = 12                          # firmware/glyphs_12.py: 128x64 screens
+FONT = 12                          # firmware/ui/glyphs_12.py: 128x64 screens
 JOURNAL = "/journal"               # littlefs on the Pico W's 848 KB flash filesystem
 SERIAL = "usb"                     # the host link: USB CDC (sys.stdin / sys.stdout)

@@ -242,3 +242,13 @@ def test_the_firmware_never_imports_the_simulator():
             "assert render.framebuf is None, render.framebuf\n")
     p = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
+
+
+def test_the_pico_w_has_the_picos_parts_on_the_same_pins():
+    # the Pico W keeps the Pico's header pinout: its parts' configs are the Pico's, field for field
+    # (a keypad timing added to one and not the other left the Pico W's scan without its settle time)
+    from firmware.board import load
+    pico, pico_w = load("pico"), load("pico_w")
+    for part in ("DISPLAY", "READER", "KEYPAD"):
+        assert getattr(pico_w, part) == getattr(pico, part), part
+    assert (pico_w.FONT, pico_w.SERIAL, pico_w.MCU) == (pico.FONT, pico.SERIAL, pico.MCU)
