@@ -1,6 +1,7 @@
 """The driver tests again on the MicroPython unix port (so `make test` covers both interpreters),
 the allocation measurements only MicroPython can make, mpy-cross on the device modules, and the
 CPython stand-in for `framebuf` against the real one."""
+import os
 import re
 import subprocess
 import sys
@@ -118,7 +119,7 @@ def test_the_cpython_framebuf_shim_draws_what_micropython_draws():
                           timeout=60)
     assert real.returncode == 0, real.stderr
     shim = subprocess.run([sys.executable, "-c", DRAW], capture_output=True, text=True,
-                          timeout=60, env={"PYTHONPATH": str(REPO / "tests" / "shims")})
+                          timeout=60, env={"PYTHONPATH": os.pathsep.join((str(REPO / "tests" / "shims"), str(REPO)))})
     assert shim.returncode == 0, shim.stderr
     assert len(real.stdout.splitlines()) == 4
     assert shim.stdout == real.stdout
