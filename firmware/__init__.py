@@ -5,6 +5,8 @@
 #   flows/         one module per step of the table (setup, table, win, tiles, kong, ...)
 #   scorebook.py   the hand in progress: preview, confirm, its record and commit; the session's
 #                  records; replay.py the session again from the journal after a reboot
+#   box_settings.py, session_time.py   what the organizer set, kept on flash: the PIN and
+#                  language; the running session's extended time
 #   entry.py       the tiles of a hand as they are tapped
 #   session.py     seats, dealer, wind, totals (session_three.py, survival.py: other tables)
 #   journal/       the records on flash that survive a power cut

@@ -30,7 +30,7 @@ def payload(rec):
 
 class App:
     def __init__(self, journal, clock_ms, device_id="box", lang="cn", pin="2580", epoch=0, settings=None,
-                 keyfile=None):
+                 keyfile=None, timefile=None):
         # pin: protocol/config.py FACTORY_PIN (a test checks they agree); settings: the file of
         # what the organizer's configs set (firmware/box_settings.py), None: nothing kept;
         # keyfile: the device key's, which checks the tournament's PIN (pin_ok)
@@ -39,6 +39,7 @@ class App:
         self.device_id = device_id
         self.settings = settings
         self.keyfile = keyfile
+        self.timefile = timefile      # the running session's extended time (firmware/session_time.py)
         self.kept = (None, None)      # (pin_mac, lang) as the settings file has them
         if settings is not None:
             from firmware import box_settings

@@ -326,7 +326,8 @@ def boot(cfg=None, mods=None, root=None, clock=None, journal=None, hw=None, link
         device_id = getattr(cfg, "DEVICE_ID", None) or _device_id(cfg, hw)
     app = App(journal, clock, device_id=device_id, epoch=epoch,  # firmware/box_settings.py:
               settings=None if root is None else root + "/boxset",
-              keyfile=(root or "") + "/device.key")  # the link's key file, below
+              keyfile=(root or "") + "/device.key",  # the link's key file, below
+              timefile=None if root is None else root + "/sessiontime")
     set_id, registry = load_tag_settings(root) if root is not None else (1, None)
     lk = None
     if port is None and link and getattr(cfg, "SERIAL", "usb") == "usb":

@@ -57,5 +57,15 @@ def resume(book):
         book.end_session()
     # the clock restarts at boot: the session's time runs from its record's time
     s.start_ms = app.clock() - max(0, app.now_s() - started) * 1000
+    if app.timefile is not None and not s.ended:   # a referee's extension, kept across the cut
+        from firmware import session_time
+        kept = session_time.load(app.timefile, s.cfg)
+        heap.done_with("firmware.session_time")
+        if kept is not None:
+            if kept[0] is not None:
+                s.cfg["minutes"] = kept[0]
+                s.limit_ms = kept[0] * 60000
+            if kept[1] is not None:
+                s.cfg["ends_at"] = kept[1]
     book.rebuild()
     return True

@@ -77,6 +77,10 @@ class ScoreBook:
             cfg["lang"] = app.lang
         cfg = config.with_defaults(cfg)
         _organizer_settings(app, cfg)
+        if app.timefile is not None:   # an earlier session's extension: not this one's
+            from firmware import session_time
+            session_time.forget(app.timefile)
+            heap.done_with("firmware.session_time")
         record = record_module()
         app.j.append(record.encode(record.session(cfg, app.device_id, app.now_s())))
         start_ms = app.clock()
@@ -111,6 +115,10 @@ class ScoreBook:
             s.limit_ms = cfg["minutes"] * 60000
         if "ends_at" in cfg:
             old["ends_at"] = cfg["ends_at"]
+        if app.timefile is not None and ("minutes" in cfg or "ends_at" in cfg):
+            from firmware import session_time
+            session_time.save(app.timefile, old)
+            heap.done_with("firmware.session_time")
         if "pin_mac" in cfg:   # the tournament's PIN, changed since the session began
             old["pin_mac"] = cfg["pin_mac"]
             _organizer_settings(app, old)

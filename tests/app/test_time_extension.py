@@ -65,3 +65,35 @@ def test_another_sessions_config_is_refused_while_one_runs(tmp_path):
         assert t.app.push_config(other) == "a session is running", other
     assert t.app.push_config(dict(CFG, ends_at=-5)) is not None   # the one check still applies
     assert t.app.session.cfg["ends_at"] == EPOCH + 90 * 60
+
+
+def test_an_extension_survives_a_power_cut(tmp_path):
+    # the extension reaches the box only with a config, which the table may not see again
+    # before its old deadline: the box keeps it on flash (firmware/session_time.py)
+    from firmware.app import App
+    timefile = str(tmp_path / "sessiontime")
+
+    def boot(t):
+        t.journal = type(t.journal)(t.dir)
+        t.app = App(t.journal, lambda: t.ms, device_id="box-1", lang="en", epoch=EPOCH, timefile=timefile)
+
+    t = Table(tmp_path)
+    boot(t)
+    assert t.app.push_config(CFG) is None
+    assert t.app.push_config(dict(CFG, minutes=100, ends_at=EPOCH + 100 * 60)) is None
+    t.ms = 80 * MIN
+    boot(t)                                               # the power cut, then the box again
+    assert t.app.session.cfg["ends_at"] == EPOCH + 100 * 60 and t.app.session.limit_ms == 100 * MIN
+    assert at(t, 95 * MIN) == "main" and at(t, 100 * MIN) == "timeout"
+
+
+def test_an_earlier_sessions_extension_is_not_this_ones(tmp_path):
+    from firmware import session_time
+    timefile = str(tmp_path / "sessiontime")
+    session_time.save(timefile, dict(CFG, minutes=100))
+    assert session_time.load(timefile, CFG) == (100, EPOCH + 90 * 60)
+    for other in (dict(CFG, session=2), dict(CFG, table=8), dict(CFG, tournament="other")):
+        assert session_time.load(timefile, other) is None
+    with open(timefile, "w") as f:
+        f.write('{"minutes": "lots"')                   # a cut mid-write of a port without rename
+    assert session_time.load(timefile, CFG) is None
