@@ -25,7 +25,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SEED = 20261202
-PER_SHAPE = 25
+PER_SHAPE = 40
 PATH = os.path.join(HERE, "corpus_pico_mcr_independent.txt")
 
 # tile t: 0-8 characters (m), 9-17 bamboo (s), 18-26 dots (p), 27-30 E S W N, 31-33 red green white
