@@ -14,10 +14,12 @@ data block, a metadata pair's compaction), MicroPython's rp2.Flash passes that o
 pico/player.py applies an input only once the core sleeps, so with it no input lands inside an
 erase (the last list stays empty): an erase that begins a few ms after a key (in that key's own
 processing, before its screen is drawn) is what delays a key here. Measured at 305e1ca, stock,
-maximum times: 21 erases in the 16-hand session; 13 begin 310-400 ms after the last tile of a
-win (the record prepared ahead, after the result is drawn), 5 begin 29-121 ms after a key that
-commits or ends (the 4th confirmation key: littlefs compacting the journal directory's metadata
-pair inside the commit's rename; with progsize=256 a 4 KiB metadata block holds ~16 commits).
+maximum times: 21 erases in the 16-hand session; 14 begin 310-400 ms after the last tile of a
+win (the record prepared ahead, after the result is drawn) and one more 778 ms after one; 4
+begin 29-121 ms after a key that commits or ends (4 -> main twice, # -> main, 4 -> ended: most
+likely littlefs compacting the journal directory's metadata pair inside the commit's rename;
+with progsize=256 a 4 KiB metadata block holds ~16 commits); one 312 ms after a key of the
+wall; one at boot.
 """
 import argparse
 import os
