@@ -92,7 +92,7 @@ def test_event_day(day):
     for i, b in boxes.items():
         b.idle()
         key = b.provision()
-        st, body = org.post("/api/devices", {"id": b.device, "key": key, "tournament": tid, "table": i if i < 5 else None, "label": "spare" if i == 5 else "table %d" % i})
+        st, body = org.post("/api/devices", {"id": b.device, "key": key, "tournament": tid, "table": i if i < 5 else None, "label": "case %d" % i})
         assert st == 201, body
     st, body = org.post("/api/tournaments/%s/seatings/1" % tid, {"method": "manual", "tables": S1, "publish": True})
     assert st == 201, body
@@ -308,7 +308,7 @@ def test_event_day(day):
             s.goto(url + "/t/%s/manage/boxes/%s" % (tid, b.device))
             html = page.content()
             n = sent[b.device]
-            for label, v in (("Received", n), ("Counted", n), ("Quarantined", 0), ("Duplicates", 0)):
+            for label, v in (("Journal head", n), ("Received", n), ("Counted", n), ("Quarantined", 0), ("Duplicates", 0), ("Not received", 0)):
                 assert '<th>%s</th><td class="n">%d</td>' % (label, v) in html, (b.device, label, n)
             if b is b3:
                 shot(page, "box-3-dead-accounted")
