@@ -31,6 +31,7 @@ from .conftest import PASSWORD, new_database, start_server, stop
 from .event_day import END_AT_BOX, KEY_IN, Hand, box_lines, chairs_for_hand, script, standings
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is pinned in requirements-dev.txt")
+expect = playwright.expect
 
 NAMES = {"101": "Anna Martin", "102": "Jonas Berg", "103": "Sofia Rossi", "104": "Lukas Novak",
          "105": "李明", "106": "Emma Dubois", "107": "王芳", "108": "Mateo Garcia",
@@ -154,16 +155,28 @@ def test_event_day(day):
         page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="en-GB")
         page.set_default_timeout(30000)
         s = Steps(page)
+
+        def visit(address):
+            """Go to a page. The page on screen may be reloading itself at that moment (live.js: a box
+            just synced), which aborts the navigation: then go again."""
+            for attempt in range(3):
+                try:
+                    return s.goto(address)
+                except playwright.Error as e:
+                    if "ERR_ABORTED" not in str(e) or attempt == 2:
+                        raise
+                    page.wait_for_load_state()
+
         login(s, url, "ref", PASSWORD)
 
         # the live board: where every table stands
-        s.goto(url + "/t/%s/board?session=1" % tid)
+        visit(url + "/t/%s/board?session=1" % tid)
         assert page.locator(".card").count() == 4
         shot(page, "live-board")
 
         # table 1: re-seat hands 1-3 (they go back to the seating's chairs for hand 4)
         table1 = TablePage(s, url, tid, 1, 1)
-        s.goto(url + table1.path)
+        visit(url + table1.path)
         assert table1.hands() == 3
         shot(page, "table-1-three-hands")
         s.click("#reseat")
@@ -198,7 +211,7 @@ def test_event_day(day):
 
         # table 2 has no box: each hand entered on its page, one corrected by its tiles, ended there
         table2 = TablePage(s, url, tid, 1, 2)
-        s.goto(url + table2.path)
+        visit(url + table2.path)
         assert "none" in page.locator("#table-box").inner_text()
         t2 = [hand(1, 2, 1, S1[1], 1, 2, B), hand(1, 2, 2, S1[1], 3, None, A), hand(1, 2, 3, S1[1], 4, 3, C)]
         for i, h in enumerate(t2):
@@ -226,7 +239,7 @@ def test_event_day(day):
 
         # table 3: its box died after hand 5: a spare bound from the table's page
         table3 = TablePage(s, url, tid, 1, 3)
-        s.goto(url + table3.path)
+        visit(url + table3.path)
         assert table3.hands() == 3
         s.choose("#id_box-device", boxes[5].device)
         shot(page, "table-3-swap-box")
@@ -235,8 +248,8 @@ def test_event_day(day):
         # the dead box's flash read over USB at the desk: hands 4 and 5 count at table 3
         b3.idle()
         assert uploaded(sync(b3)) == 2
-        s.goto(url + table3.path)
-        assert table3.hands() == 5
+        # the table's page, open all along, follows by itself (live.js reloads it when the results move)
+        expect(page.locator("#hands-played")).to_have_text("5", timeout=15000)
         shot(page, "table-3-recovered")
         spare = boxes[5]
         cfg = fetch_box_config(url, spare.device)
@@ -253,7 +266,7 @@ def test_event_day(day):
         played += t3
 
         # table 4: the keyed-in session waits in quarantine; the referee claims it
-        s.goto(url + "/t/%s/referee/" % tid)
+        visit(url + "/t/%s/referee/" % tid)
         row = page.locator("form.claim").first
         row.locator("input[name=session]").fill("1")
         row.locator("input[name=table]").fill("4")
@@ -262,7 +275,7 @@ def test_event_day(day):
         assert re.search(r"\d+ records claimed for session 1 table 4", page.locator(".messages").inner_text()), page.locator(".messages").inner_text()
         assert page.locator("form.claim").count() == 0
 
-        s.goto(url + "/t/%s/board?session=1" % tid)
+        visit(url + "/t/%s/board?session=1" % tid)
         shot(page, "live-board-session-1")
 
         # --- session 2: the boxes that are at tables 1, 3 (the spare) and 4; table 2 on its page
@@ -277,7 +290,7 @@ def test_event_day(day):
             sync(b)
             played += got
         table2 = TablePage(s, url, tid, 2, 2)
-        s.goto(url + table2.path)
+        visit(url + table2.path)
         h = hand(2, 2, 1, S2[1], 4, 1, B)
         table2.event(0, chair=h.winner, source=h.source, tiles=h.tiles)
         s.click("#quick-hand button")
@@ -288,7 +301,7 @@ def test_event_day(day):
         played.append(h)
 
         # --- the standings equal the independent count
-        s.goto(url + "/t/%s/standings" % tid)
+        visit(url + "/t/%s/standings" % tid)
         assert page.locator("#quarantine-flag").count() == 0
         shot(page, "standings")
         want = standings(played)
@@ -302,10 +315,10 @@ def test_event_day(day):
         # --- every record of every box accounted for (the organizer's box pages)
         s.click("form[action='/logout/'] button")
         login(s, url, "org", PASSWORD)
-        s.goto(url + "/t/%s/manage/boxes" % tid)
+        visit(url + "/t/%s/manage/boxes" % tid)
         shot(page, "boxes")
         for b in boxes.values():
-            s.goto(url + "/t/%s/manage/boxes/%s" % (tid, b.device))
+            visit(url + "/t/%s/manage/boxes/%s" % (tid, b.device))
             html = page.content()
             n = sent[b.device]
             for label, v in (("Journal head", n), ("Received", n), ("Counted", n), ("Quarantined", 0), ("Duplicates", 0), ("Not received", 0)):
