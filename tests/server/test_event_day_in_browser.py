@@ -267,12 +267,13 @@ def test_event_day(day):
 
         # table 4: the keyed-in session waits in quarantine; the referee claims it
         visit(url + "/t/%s/referee/" % tid)
+        assert page.locator("form.claim").count() == sent[b4.device] == 4  # its session, 2 hands, its end
         row = page.locator("form.claim").first
         row.locator("input[name=session]").fill("1")
         row.locator("input[name=table]").fill("4")
         shot(page, "referee-claim")
         s.click(row.locator("button"))
-        assert re.search(r"\d+ records claimed for session 1 table 4", page.locator(".messages").inner_text()), page.locator(".messages").inner_text()
+        assert "4 records claimed for session 1 table 4" in page.locator(".messages").inner_text(), page.locator(".messages").inner_text()
         assert page.locator("form.claim").count() == 0
 
         visit(url + "/t/%s/board?session=1" % tid)
