@@ -189,7 +189,7 @@ server-bench: venv
 server-screens: venv
 	rm -f docs/screens/server/*.png
 	SERVER_SCREENS_UPDATE=1 $(BIN)/python -m pytest -q tests/server/test_event_in_browser.py tests/server/test_survival_in_browser.py \
-		tests/server/test_table_page_in_browser.py
+		tests/server/test_table_page_in_browser.py tests/server/test_event_day_in_browser.py tests/server/test_projector_in_browser.py
 
 server-messages: venv
 	cd host_tools/server && DJANGO_SETTINGS_MODULE=host_tools.server.settings MT_SECRET_KEY=x MT_DB=sqlite:///:memory: \

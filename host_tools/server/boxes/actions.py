@@ -160,7 +160,10 @@ def report_head(device: str, head: int, at: int, sig: str) -> None:
         raise Conflict("the report's time is %d s from the server's: set the laptop's clock" % int(at - now.timestamp()))
     with transaction.atomic():
         d = Device.objects.select_for_update().get(id=device)
-        if d.reported_at is not None and at <= d.reported_at.timestamp():
+        # a second sync within the same second reports a head as new as the last (or newer): its
+        # time in whole seconds is the same, so only a report that moves nothing forward is a replay
+        last = None if d.reported_at is None else d.reported_at.timestamp()
+        if last is not None and (at < last or (at == last and (d.reported_head is None or head <= d.reported_head))):
             raise Conflict("a report as old as the last one kept (a replay)")
         d.reported_head = head
         d.reported_at = datetime.datetime.fromtimestamp(at, tz=datetime.timezone.utc)

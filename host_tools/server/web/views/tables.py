@@ -278,7 +278,11 @@ def reseat(request, t, session, table):
     names = res.names()
     last = _next_number(res, session, table) - 1
     choices = [(p, "%s %s" % (p, names.get(p, ""))) for p in chairs]
-    initial = {"first_hand": 1, "last_hand": max(1, last), "move_seating": True}
+    # a box keeps the chairs of the session it is playing (firmware/scorebook.py retime refuses a
+    # config with other players): at a table with a box the players go back to their chairs
+    from host_tools.server.boxes.models import Device
+    has_box = Device.objects.filter(tournament=t, table=table, active=True).exists()
+    initial = {"first_hand": 1, "last_hand": max(1, last), "move_seating": not has_box}
     initial.update({"chair%d" % i: p for i, p in enumerate(chairs)})
     form = forms.ReseatForm(choices, request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
