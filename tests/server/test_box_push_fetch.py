@@ -179,3 +179,34 @@ def test_an_access_point_cannot_forge_or_replay_a_config_or_the_time(one_server,
         assert app.session is None and app.epoch == epoch and sim.journal.last_seq == 0
     finally:
         ap.close()
+
+
+def test_unix_port_box_fetches_its_session_and_the_time_with_real_sockets(one_server, tmp_path):
+    """The box on the MicroPython unix port (tests/net/fetch_main.py: the same device loop, the
+    port's socket and select), booted idle: the session it pushes is the server's, started by the
+    fetched config, and its record carries the hall's time, not the script's."""
+    import sqlite3
+    import subprocess
+
+    from tests.sync.helpers import MICROPYTHON
+
+    from .conftest import ROOT
+    db, url, org = one_server
+    tid = table(org)
+    key = os.urandom(32)
+    device = bound_box(org, tid, key)
+    out = tmp_path / "mp"
+    out.mkdir()
+    store.store_key(str(out / "device.key"), key)
+    r = subprocess.run([str(MICROPYTHON), "-X", "heapsize=2M", "tests/net/fetch_main.py", url, device, str(out), "30"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=180, env=dict(os.environ, MICROPYPATH="."))
+    assert r.returncode == 0, r.stdout + r.stderr
+    want = "fetched 1, configs 1, clocks 1; session %s/1/1; 1 journal records; network up, 0 records not yet on the server" % tid
+    assert want in r.stdout, r.stdout
+    c = sqlite3.connect(db[len("sqlite:///"):])
+    try:
+        rows = c.execute("SELECT seq, kind, tournament, session, \"table\", time FROM boxes_record WHERE device_id = ?", (device,)).fetchall()
+    finally:
+        c.close()
+    assert len(rows) == 1 and rows[0][:5] == (1, "session", tid, 1, 1), rows
+    assert abs(rows[0][5] - time.time()) < 60, rows  # the hall's time (the script's is a year and more ago)
