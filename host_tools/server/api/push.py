@@ -76,7 +76,8 @@ def push(request, device: str):
 
 @router.post("/boxes/{device}/call", summary="A box calls the referee to its table (signed with the device key)",
              description="Body {nonce: 32 hex digits, mac: hex HMAC-SHA256(device key, 'call' NUL device NUL nonce)}. 200 "
-                         "{ack: push ack mac over the nonce and 0..0} (protocol/push.py); 403 when the mac is not the box's.",
+                         "{ack: push ack mac over the nonce and 0..0} (protocol/push.py); 403 when the mac is not the box's; "
+                         "409 when the server took a call with this nonce before (a replay: nothing is recorded).",
              openapi_extra={"requestBody": {"content": {"application/json": {"schema": {
                  "type": "object", "required": ["nonce", "mac"], "properties": {
                      "nonce": {"type": "string"}, "mac": {"type": "string"}}}}}, "required": True}})
@@ -94,7 +95,10 @@ def call(request, device: str):
         nonce = b""
     if len(nonce) != ppush.NONCE_LEN:
         return _err(request, 400, "nonce: %d bytes as hex" % ppush.NONCE_LEN)
-    key = referee_call.take(device, nonce, body["mac"])
+    try:
+        key = referee_call.take(device, nonce, body["mac"])
+    except referee_call.Replayed:
+        return _err(request, 409, "this call was taken before: a call is sent once (a replay?)")
     if key is None:
         return _err(request, 403, "unknown device or not its key")
     return _reply(request, 200, {"ack": push_ack_hex(key, device, nonce, 0, 0)})
