@@ -3,7 +3,11 @@
 The wire format is ``protocol/push.py``. Thin over the upload path the sync tool uses
 (``boxes.ingest.store_batch``: the same checks, the same per-record answers); what it adds is
 the acknowledgement, a MAC with the device key over the box's nonce and the range of records the
-server holds (``protocol.sign.push_ack_mac``), which is what lets the box mark them synced."""
+server holds (``protocol.sign.push_ack_mac``), which is what lets the box mark them synced.
+
+Beside it, the box's call of the referee (``/call``, taken once per nonce) and its fetch of the
+next session config and the hall's time (``/fetch``, protocol/fetch.py: signed as the USB link's
+CONFIG and CLOCK requests, with the device key over the box's nonce; reads only)."""
 from __future__ import annotations
 
 import json
