@@ -58,11 +58,12 @@ PROBE_MAIN = pico_heap.PROBE_MAIN.replace("_H = bytearray(12 + 4 * %d)" % len(pi
 assert "_put(%d, m)" % (len(SLOTS) - 1) in PROBE_MAIN and "4 * %d)" % len(SLOTS) in PROBE_MAIN
 
 
-def measure(script, net):
+def measure(script, net, fs=None, uf2_dir=None):
+    """The figures of one run (fs, uf2_dir: pico/sim.py box_firmware's, build/ by default)."""
     from pico.harness import Pico
     from pico.player import ChipPlayer
     from pico.sim import box_firmware, journal_diff, play_desktop
-    kw, files = box_firmware(True, board="pico_w")
+    kw, files = box_firmware(True, fs=fs, uf2_dir=uf2_dir, board="pico_w")
     files = dict(files)
     files["main.py"] = PROBE_MAIN.encode()
     if net:

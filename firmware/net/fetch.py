@@ -98,7 +98,7 @@ class Fetcher:
         if req.error is not None:
             return self._fail(now, "server: %s" % req.error)
         if req.status != 200:
-            return self._fail(now, "server: HTTP %d" % req.status)
+            return self._fail(now, "server does not know this box" if req.status == 404 else "server: HTTP %d" % req.status)
         link = self.dev.link
         hm, idz, nonce = link._hm, link._idz(), self._nonce
         try:

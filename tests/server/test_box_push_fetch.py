@@ -107,6 +107,12 @@ def test_a_server_with_another_key_moves_neither_the_session_nor_the_clock(one_s
     assert not serve_until(sim, lambda: app.session is not None, 3)
     assert f.tries >= 2 and f.fetches == 0 and f.problem == "server lacks key"
     assert app.session is None and app.epoch == epoch and sim.journal.last_seq == 0
+    # a box the server does not know at all: told so, nothing taken
+    sim = sim_box(tmp_path, url, uid("box-"), os.urandom(32))
+    app, f = sim.app, sim.dev.net.fetcher
+    epoch = app.epoch
+    assert not serve_until(sim, lambda: f.fetches > 0, 2)
+    assert f.tries >= 1 and f.problem == "server does not know this box" and app.epoch == epoch and app.session is None
 
 
 class AccessPoint:
