@@ -11,7 +11,7 @@
 import os
 import sys
 
-from .test_pico_w import OUT, REPO, SCRIPT, box_w  # noqa: F401  (box_w: the fixture)
+from test_pico_w import OUT, REPO, SCRIPT, box_w  # noqa: F401  (box_w: the fixture; tests/pico has no package)
 
 FLOOR = 100 * 1024
 
