@@ -24,7 +24,9 @@
 #   the box calls the referee to its table (one key, firmware/net/screen.py): mac =
 #   protocol/sign.py's call_mac over a fresh nonce. Answer 200 {"ack": mac} with mac =
 #   push_ack_mac over that nonce and the range 0..0 (no record is ever 0): the server holds the
-#   key and has the call; 403 when the mac is not the box's key's (nothing is recorded).
+#   key and has the call; 403 when the mac is not the box's key's (nothing is recorded); 409 when
+#   the server took a call with this nonce before (a replay: nothing is recorded; the box makes
+#   a new nonce for every call and every retry).
 #
 # The box marks a..b synced only when the mac checks with its own key over its own nonce:
 # an access point, a proxy or a server without the device key can store, drop or answer

@@ -3,6 +3,8 @@
 #
 #   push.py        Pusher: committed records to the server, a bounded step per loop, the
 #                  server's ack checked with the device key (protocol/push.py, protocol/sign.py)
+#   fetch.py       Fetcher: the next session config and the hall's time from the server, taken
+#                  only with the MACs of the USB link's CONFIG and CLOCK (protocol/fetch.py)
 #   http.py        one HTTP POST over a non-blocking socket (why not micropython-lib's requests:
 #                  its header)
 #   radio.py       the interface under it: the host's network, or network.WLAN on a board
@@ -16,8 +18,9 @@
 class Net:
     """The box's network side: status for the screens, step() for the loop."""
 
-    def __init__(self, pusher, radio, settings):
+    def __init__(self, pusher, radio, settings, fetcher=None):
         self.pusher = pusher
+        self.fetcher = fetcher
         self.radio = radio
         self.settings = settings
         self.steps = 0
@@ -25,14 +28,22 @@ class Net:
         self.showing = False  # the status screen is up (firmware/net/screen.py)
 
     def step(self, now):
+        """One bounded move of the push or the fetch (one request at a time: the records first,
+        the fetch when the push has nothing to do, and a fetch under way goes on to its end)."""
         self.steps += 1
-        if self.pusher is None:
+        p = self.pusher
+        if p is None:
             return False
+        f = self.fetcher
+        part = f if f is not None and f.busy() else p
         try:
-            return self.pusher.step(now)
-        except Exception as e:  # never into the device loop: counted, and the push starts over
+            if part is p and p.step(now):
+                return True
+            part = f
+            return f is not None and f.step(now)
+        except Exception as e:  # never into the device loop: counted, and that part starts over
             self.errors += 1
-            self.pusher.reset(now, "%s: %s" % (type(e).__name__, e))
+            part.reset(now, "%s: %s" % (type(e).__name__, e))
             return False
 
     def key(self, app, k):
@@ -48,13 +59,17 @@ class Net:
         p = self.pusher
         if p is None:
             return ("not set up", None, None, None)
-        return (self.radio.state, p.problem, p.last_push, p.unsynced())
+        f = self.fetcher
+        problem = p.problem if p.problem is not None or f is None else f.problem
+        return (self.radio.state, problem, p.last_push, p.unsynced())
 
 
 def start(dev, netcfg, root):
     """The Net of a booted Device: settings from flash (netcfg["server"], the simulator's and
-    the tests' stand-in, wins), the radio the config names, the pusher. netcfg["sockets"]: a
-    socket module stand-in (the tests); netcfg["backoff_max"]: ms (60 s; shorter in tests)."""
+    the tests' stand-in, wins), the radio the config names, the pusher and the fetcher.
+    netcfg["sockets"]: a socket module stand-in (the tests); netcfg["backoff_max"]: ms (60 s;
+    shorter in tests); netcfg["fetch_ms"]: the fetch's interval (firmware/net/fetch.py's by
+    default)."""
     from firmware.net import settings as S
     from firmware.net.link_request import attach
     s = S.load(root)
@@ -76,5 +91,12 @@ def start(dev, netcfg, root):
         radio = HostRadio()
     from firmware.net.http import Resolver
     from firmware.net.push import Pusher
-    pusher = Pusher(dev.app, dev.link, s["server"], radio, sockets, Resolver(sockets), netcfg.get("backoff_max", 60000))
-    return Net(pusher, radio, s)
+    resolver = Resolver(sockets)
+    backoff_max = netcfg.get("backoff_max", 60000)
+    pusher = Pusher(dev.app, dev.link, s["server"], radio, sockets, resolver, backoff_max)
+    fetcher = None
+    if netcfg.get("fetch", True):  # netcfg["fetch"]: False, the push alone (tests)
+        from firmware.net.fetch import Fetcher
+        from firmware.net.http import split_url
+        fetcher = Fetcher(dev, split_url(s["server"]), radio, sockets, resolver, netcfg.get("fetch_ms"), backoff_max)
+    return Net(pusher, radio, s, fetcher)

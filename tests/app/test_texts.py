@@ -10,7 +10,7 @@ import pytest
 from firmware.ui import texts
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
-MODULES = ["firmware.ui.texts"] + ["firmware.flows." + p.stem for p in sorted((FIRMWARE / "flows").glob("*.py"))
+MODULES = ["firmware.ui.texts", "firmware.net.screen"] + ["firmware.flows." + p.stem for p in sorted((FIRMWARE / "flows").glob("*.py"))
                                 if p.stem not in ("__init__", "parts")]
 
 

@@ -1,6 +1,7 @@
 """A stand-in tournament server for the box's push (protocol/push.py), in a thread: it keeps
 records by (device, seq) and answers with the ack made with `key` (the box's key: a real
-server; another key or None: a server or access point without it)."""
+server; another key or None: a server or access point without it). A fetch (protocol/fetch.py)
+gets no config and the scripts' time (runner.EPOCH), signed the same way."""
 from __future__ import annotations
 
 import base64
@@ -8,8 +9,9 @@ import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from protocol import fetch as F
 from protocol import push as P
-from protocol.sign import call_hex, push_ack_hex, record_sig_ok
+from protocol.sign import HmacSha256, call_hex, device_z, push_ack_hex, record_sig_ok
 
 
 class StandIn:
@@ -18,6 +20,7 @@ class StandIn:
         self.stored: dict = {}  # seq -> payload
         self.posts = 0
         self.calls = 0
+        self.fetches = 0
         outer = self
 
         class H(BaseHTTPRequestHandler):
@@ -50,6 +53,13 @@ class StandIn:
                 return (200, {"ack": "00" * 32}) if self.mode == "nokey" else (403, {"error": "not its key"})
             self.calls += 1
             return 200, {"ack": push_ack_hex(self.key, self.device, nonce, 0, 0)}
+        if path == F.path(self.device):  # the fetch (protocol/fetch.py): no config, its time
+            self.fetches += 1
+            nonce = bytes.fromhex(body["nonce"])
+            hm = HmacSha256(b"\x55" * 32 if self.mode == "nokey" else self.key)
+            t = 1764400000
+            return 200, {"config": None, "config_mac": None, "why": "the stand-in has no sessions", "time": t,
+                         "time_mac": F.clock_mac(hm, device_z(self.device), nonce, t).hex()}
         assert path == P.path(self.device)
         results, held, sent = [], set(), []
         for e in body["records"]:

@@ -56,17 +56,23 @@ def test_synced_mark_status_screen_and_referee_call(tmp_path):
         assert title(sim).endswith(" \u25cb")  # ○
         plain = sim.app.screen()[0]
         assert title(sim) == plain + " \u25cb"
-        # key 9: the status screen; any key back
+        # key 9: the status screen, in the box's language (Chinese unless set); any key back
+        assert sim.app.lang == "cn"
         sim.dev.key("9")
         t, lines, hint = sim.dev.screen()[:3]
+        assert t == "网络" and lines[0] == "无线: 已连接" and "未同步: 1" in lines and hint == "任意键返回", (t, lines, hint)
+        assert "上次上传: 从未" not in lines and any(ln.startswith("上次上传: ") and ln.endswith("秒前") for ln in lines), lines
+        sim.app.lang = "en"
+        t, lines, hint = sim.dev.screen()[:3]
         assert t == "Network" and lines[0] == "wifi: up" and "not synced: 1" in lines and hint == "any key: back"
+        sim.app.lang = "cn"
         sim.dev.key("5")
         assert sim.app.state == "main" and title(sim).startswith(plain)
         # key 0: the referee call, confirmed by the stand-in with the key
         sim.dev.key("0")
-        assert title(sim) == "call referee..."
+        assert title(sim) == "呼叫裁判中..."
         assert loop_until(sim, lambda: sim.dev.net.pusher.call.done_at is not None)
-        assert srv.calls == 1 and title(sim).startswith("referee called ")
+        assert srv.calls == 1 and title(sim) == "已叫裁判 " + plain + " \u25cb"
     finally:
         srv.close()
 
@@ -78,8 +84,11 @@ def test_a_call_without_the_keys_answer_is_not_confirmed(tmp_path):
         sim = online_box(tmp_path, srv, key)
         sim.dev.key("0")
         assert not loop_until(sim, lambda: sim.dev.net.pusher.call.done_at is not None, seconds=2)
-        assert title(sim) == "call referee..." and sim.dev.net.pusher.call.tries >= 1
+        assert title(sim) == "呼叫裁判中..." and sim.dev.net.pusher.call.tries >= 1
         assert sim.dev.net.status()[1] in ("referee call not confirmed", "server lacks key")
+        sim.dev.key("9")  # the status screen words the problem
+        lines = sim.dev.screen()[1]
+        assert "! 呼叫裁判未确认" in lines or "! 服务器无本盒密钥" in lines, lines
     finally:
         srv.close()
 

@@ -3,7 +3,11 @@
 The wire format is ``protocol/push.py``. Thin over the upload path the sync tool uses
 (``boxes.ingest.store_batch``: the same checks, the same per-record answers); what it adds is
 the acknowledgement, a MAC with the device key over the box's nonce and the range of records the
-server holds (``protocol.sign.push_ack_mac``), which is what lets the box mark them synced."""
+server holds (``protocol.sign.push_ack_mac``), which is what lets the box mark them synced.
+
+Beside it, the box's call of the referee (``/call``, taken once per nonce) and its fetch of the
+next session config and the hall's time (``/fetch``, protocol/fetch.py: signed as the USB link's
+CONFIG and CLOCK requests, with the device key over the box's nonce; reads only)."""
 from __future__ import annotations
 
 import json
@@ -14,8 +18,9 @@ from django.db import connection
 from ninja import Router
 
 from host_tools.server.boxes import ingest, sql
+from protocol import fetch as pfetch
 from protocol import push as ppush
-from protocol.sign import push_ack_hex
+from protocol.sign import HmacSha256, device_z, push_ack_hex
 
 from .core import _err
 
@@ -75,7 +80,8 @@ def push(request, device: str):
 
 @router.post("/boxes/{device}/call", summary="A box calls the referee to its table (signed with the device key)",
              description="Body {nonce: 32 hex digits, mac: hex HMAC-SHA256(device key, 'call' NUL device NUL nonce)}. 200 "
-                         "{ack: push ack mac over the nonce and 0..0} (protocol/push.py); 403 when the mac is not the box's.",
+                         "{ack: push ack mac over the nonce and 0..0} (protocol/push.py); 403 when the mac is not the box's; "
+                         "409 when the server took a call with this nonce before (a replay: nothing is recorded).",
              openapi_extra={"requestBody": {"content": {"application/json": {"schema": {
                  "type": "object", "required": ["nonce", "mac"], "properties": {
                      "nonce": {"type": "string"}, "mac": {"type": "string"}}}}}, "required": True}})
@@ -93,7 +99,49 @@ def call(request, device: str):
         nonce = b""
     if len(nonce) != ppush.NONCE_LEN:
         return _err(request, 400, "nonce: %d bytes as hex" % ppush.NONCE_LEN)
-    key = referee_call.take(device, nonce, body["mac"])
+    try:
+        key = referee_call.take(device, nonce, body["mac"])
+    except referee_call.Replayed:
+        return _err(request, 409, "this call was taken before: a call is sent once (a replay?)")
     if key is None:
         return _err(request, 403, "unknown device or not its key")
     return _reply(request, 200, {"ack": push_ack_hex(key, device, nonce, 0, 0)})
+
+
+@router.post("/boxes/{device}/fetch", summary="A box fetches its next session config and the hall's time (signed with the device key)",
+             description="Body {nonce: 32 hex digits}. 200 {config: JSON text | null, config_mac, why, time, time_mac}: the MACs are "
+                         "those of the USB link's CONFIG and CLOCK requests over the box's nonce (protocol/fetch.py), so only the "
+                         "device key makes them. 404 for a box the server does not know. Reads only.",
+             openapi_extra={"requestBody": {"content": {"application/json": {"schema": {
+                 "type": "object", "required": ["nonce"], "properties": {
+                     "nonce": {"type": "string", "pattern": "^[0-9a-fA-F]{%d}$" % (2 * pfetch.NONCE_LEN)}}}}}, "required": True}})
+def fetch(request, device: str):
+    from host_tools.server.boxes import actions as boxes
+    from host_tools.server.errors import Conflict, NotFound
+    try:
+        body: Any = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return _err(request, 400, "the body is not valid JSON")
+    if not isinstance(body, dict) or set(body) != {"nonce"} or not isinstance(body["nonce"], str):
+        return _err(request, 400, 'a fetch is {"nonce": hex}')
+    try:
+        nonce = bytes.fromhex(body["nonce"])
+    except ValueError:
+        nonce = b""
+    if len(nonce) != pfetch.NONCE_LEN:
+        return _err(request, 400, "nonce: %d bytes as hex" % pfetch.NONCE_LEN)
+    key = sql.keys(connection, {device}).get(device)
+    if key is None:
+        return _err(request, 404, "no active device %r" % device)
+    hm, idz = HmacSha256(key), device_z(device)
+    text = mac = why = None
+    try:
+        cfg = boxes.config_for(device)
+    except (NotFound, Conflict) as e:
+        why = str(e)
+    else:  # as the sync tool pushes it (host_tools/sync/run.py server_config): empty fields left out
+        text = json.dumps({k: v for k, v in cfg.items() if v is not None}, separators=(",", ":"), ensure_ascii=False)
+        mac = pfetch.config_mac(hm, idz, nonce, text.encode()).hex()
+    t = int(time.time())
+    return _reply(request, 200, {"config": text, "config_mac": mac, "why": why, "time": t,
+                                 "time_mac": pfetch.clock_mac(hm, idz, nonce, t).hex()})

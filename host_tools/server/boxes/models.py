@@ -42,6 +42,18 @@ class Device(models.Model):
         return self.id
 
 
+class CallNonce(models.Model):
+    """A referee call the server took (``referee_call.take``), by the box's nonce: the same call
+    sent again (captured on the hall's network and replayed) is refused. A box makes a new nonce
+    for each call and each retry (firmware/net/push.py), so it never meets this refusal."""
+    device = models.ForeignKey(Device, on_delete=models.CASCADE, db_constraint=False, related_name="call_nonces")
+    nonce = models.CharField(max_length=32)  # 16 bytes as lowercase hex (protocol/push.py NONCE_LEN)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["device", "nonce"], name="call_nonce_once")]
+
+
 class Record(models.Model):
     device = models.ForeignKey(Device, on_delete=models.PROTECT, db_constraint=False, related_name="records")
     seq = models.BigIntegerField()

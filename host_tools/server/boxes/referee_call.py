@@ -1,25 +1,34 @@
 """A box calls the referee to its table (one key on the box, over Wi-Fi: protocol/push.py's
 ``/call``). The call is proved with the device key (``protocol.sign.call_mac``) and kept on the
 box's row; the tables a box called from in the last ``SHOWN`` are what the table page and the
-referee's page show, "referee called at table N", until a referee answers it (``clear``)."""
+referee's page show, "referee called at table N", until a referee answers it (``clear``).
+
+A call is taken once: its nonce is kept (``CallNonce``), so the same call captured on the hall's
+network and sent again is refused (``Replayed``) and changes nothing. The box makes a new nonce
+for every call and every retry, so a box never sends a nonce twice."""
 from __future__ import annotations
 
 import datetime
 from typing import Optional
 
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from protocol.sign import call_hex, equal
 
 from . import sql
-from .models import Device
+from .models import CallNonce, Device
 
 SHOWN = datetime.timedelta(minutes=15)
 
 
+class Replayed(Exception):
+    """A call with the MAC of the box's key over a nonce the server took before."""
+
+
 def take(device: str, nonce: bytes, mac_hex: str) -> Optional[bytes]:
-    """The box's key when mac_hex is its call over nonce (and the call is recorded), else None."""
+    """The box's key when mac_hex is its call over nonce (and the call is recorded), else None;
+    raises Replayed for a call taken before (nothing is recorded)."""
     key = sql.keys(connection, {device}).get(device)
     if key is None:
         return None
@@ -29,7 +38,12 @@ def take(device: str, nonce: bytes, mac_hex: str) -> Optional[bytes]:
         ok = False
     if not ok:
         return None
-    Device.objects.filter(id=device).update(referee_called_at=timezone.now())
+    try:
+        with transaction.atomic():  # the nonce and the call together: two at once, one wins
+            CallNonce.objects.create(device_id=device, nonce=nonce.hex())
+            Device.objects.filter(id=device).update(referee_called_at=timezone.now())
+    except IntegrityError:
+        raise Replayed(device) from None
     return key
 
 
