@@ -54,20 +54,24 @@ def keep(chair, text):
     return chr(PUA + chair)
 
 
-def _fits(font, k):
-    # the bitmap's baseline on the font's, every row inside the line's cell
+def _dy(font, k):
+    # rows down from the line's top: the bitmap's baseline on the font's, moved as little as
+    # keeps every row inside the line's cell (a name with a tall accent, Å, comes with its
+    # baseline lower: the server keeps the ink whole rather than the baseline)
     dy = font.ascent - k[2]
-    return dy >= 0 and dy + k[1] <= font.height
+    if dy + k[1] > font.height:
+        dy = font.height - k[1]
+    return dy if dy > 0 else 0
 
 
 def width(font, cp):
     """The width of the name a character stands for, in a line of this font; 0: none (or one
-    that does not fit the font's cell, whose player is then shown by id)."""
+    taller than the font's cell, whose player is then shown by id)."""
     i = cp - PUA
     if i < 0 or i >= _SEATS:
         return 0
     k = _kept[i]
-    if k is None or not _fits(font, k):
+    if k is None or k[1] > font.height:
         return 0
     return k[0]
 
@@ -78,7 +82,7 @@ def draw(font, fb, cp, x, y, room, fg, pal, key):
     transparent colour when fb is a FrameBuffer (blit), pal None to draw runs of pixels."""
     k = _kept[cp - PUA]
     w, h, base, rows, nfb = k
-    y += font.ascent - base
+    y += _dy(font, k)
     if pal is not None and nfb is not None and room >= w:
         fb.blit(nfb, x, y, key, pal)
         return

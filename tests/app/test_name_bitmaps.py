@@ -216,3 +216,19 @@ def test_a_later_session_without_them_lets_the_last_ones_go(tmp_path):
     assert t.app.push_config(dict(MCR, session=2, names=["Ann", "Bo", "Cy", "Dee"], lang="en")) is None
     assert all(k is None for k in name_bitmaps._kept)
     assert "Bo" in json.dumps(t.app.screen())
+
+
+def test_a_tall_accent_moves_the_name_down_rather_than_losing_its_ink():
+    from PIL import Image, ImageDraw
+    font = server_names._font()
+    for text, base in (("Åsa", 12), ("Zoë", 10), ("王芳", 10)):
+        got_base, rows = bits(server_names.bitmaps_of([text])[0])
+        assert got_base == base, text
+        # every pixel of the name, against Pillow drawing it on a canvas with room all round
+        big = Image.new("1", (60, 40), 0)
+        ImageDraw.Draw(big).text((0, 10), text, font=font, fill=1)
+        assert sum(map(sum, rows)) == sum(1 for y in range(40) for x in range(60) if big.getpixel((x, y))), text
+    # on the 12 px line it sits in the cell's 12 rows; on the 16 px one 2 rows lower than text
+    app_font12, app_font16 = render.load_font(12), render.load_font(16)
+    assert name_bitmaps._dy(app_font12, (20, 12, 12)) == 0 and name_bitmaps._dy(app_font16, (20, 12, 12)) == 2
+    assert name_bitmaps._dy(app_font16, (20, 12, 10)) == 4

@@ -22,6 +22,7 @@ FONT_FILES = ("/usr/share/fonts/X11/misc/wenquanyi_9pt.pcf", "/usr/share/fonts/X
 ROWS = 12       # the cell of the box's 12 px font (firmware/ui/glyphs_12.py HEIGHT) ...
 BASELINE = 10   # ... and its baseline (ASCENT): a bitmap lines up with the box's own glyphs
 STRIKE = 12     # the PCF's pixel size
+PAD = 4         # rows measured above and below the cell (the strike's ascent is 12, descent 3)
 
 
 @functools.lru_cache(maxsize=1)
@@ -64,10 +65,17 @@ def draw(name: str) -> Optional[bytes]:
             break
         text = text[:-1].rstrip() or text[:1]
     width = max(1, min(width, pconfig.NAME_PX_MAX))
-    img = Image.new("1", (width, ROWS), 0)
-    ImageDraw.Draw(img).text((shift, BASELINE - ascent), text, font=font, fill=1)
+    # ink above the cell (the ring of Å, an accent on a capital) moves the name down as far as
+    # its lowest ink allows: the whole name at a lower baseline, which the header says
+    tall = Image.new("1", (width, ROWS + 2 * PAD), 0)   # the ink's rows, measured drawn
+    ImageDraw.Draw(tall).text((shift, PAD + BASELINE - ascent), text, font=font, fill=1)
+    ink = tall.getbbox()
+    base = BASELINE
+    if ink is not None and ink[1] < PAD:   # rows above the cell: down by those, if room below
+        base = min(BASELINE + PAD - ink[1], ROWS - (ink[3] - PAD - BASELINE))
+    img = tall.crop((0, PAD + BASELINE - base, width, PAD + BASELINE - base + ROWS))
     # mode "1" packs each row MSB first, padded to a byte: MONO_HLSB as framebuf and the glyphs
-    return bytes((width, ROWS, BASELINE)) + img.tobytes()
+    return bytes((width, ROWS, base)) + img.tobytes()
 
 
 def bitmaps_of(names: list) -> Optional[list]:
