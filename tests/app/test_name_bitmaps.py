@@ -13,6 +13,7 @@ from firmware.ui import framebuf_py, glyphs_12, name_bitmaps, render
 from host_tools.server.boxes import name_bitmaps as server_names
 from protocol import config
 from tests.app.helpers import MCR, WIN, Table
+from tests.render.test_render import HlineOnly   # a target without blit: the runs of pixels
 
 NAMES = ["王芳", "Zoë", "Ann", "欧阳娜"]     # 王芳 Zoë 欧阳娜: beyond the box's fonts (checked below)
 if render.framebuf is None:   # CPython: the pure-Python framebuf, same pixels
@@ -30,25 +31,6 @@ class Display:
 
     def __init__(self, w=128, h=64, color=False):
         self.r = render.Renderer(w, h, color=color)
-
-
-class HlineOnly:
-    """A target without blit: the renderer draws runs of pixels (as on a displayio screen)."""
-
-    def __init__(self, fb):
-        self.fb = fb
-
-    def fill(self, c):
-        self.fb.fill(c)
-
-    def fill_rect(self, x, y, w, h, c):
-        self.fb.fill_rect(x, y, w, h, c)
-
-    def hline(self, x, y, w, c):
-        self.fb.hline(x, y, w, c)
-
-    def pixel(self, x, y, c=None):
-        return self.fb.pixel(x, y, c)
 
 
 def frame(r, model, runs=False):

@@ -2,31 +2,14 @@
 the Boxes page (the API had them alone). The PIN is never shown back, not even after a refused
 submit; an organizer of another tournament, or a referee, cannot set them; the config a box gets
 then carries them (the PIN as its MAC with the box's key). SQLite and PostgreSQL."""
-import hashlib
-import hmac
 import re
 
 from protocol import config as pconfig
 
 from .conftest import PASSWORD, uid
 from .form_session import FormSession, errors_on
-from .helpers import Device
 from .test_box_binding import organizer_of
-
-
-def mac(key, device, pin):
-    """The PIN's MAC as protocol/sign.py defines it, made with CPython's hmac (not sign.py)."""
-    return hmac.new(key, b"pin\x00" + device.encode() + b"\x00" + pin.encode(), hashlib.sha256).digest()[:16].hex()
-
-
-def seated(server):
-    tid = server.tournament("mcr_000", players=["p%02d" % i for i in range(1, 9)])
-    s = "/api/tournaments/%s/seatings/1" % tid
-    assert server.org.post(s, {"method": "draw"})[0] == 201
-    assert server.org.post(s + "/publish")[0] == 200
-    dev = Device(uid("bsp"))
-    assert server.org.post("/api/devices", {"id": dev.id, "key": dev.key.hex(), "tournament": tid, "table": 1})[0] == 201
-    return tid, dev
+from .test_box_settings import mac, seated
 
 
 def settings(server, tid):
