@@ -63,6 +63,7 @@ class Session:
         return self.players[self.chairs[chair]]
 
     names = None                  # player id -> the name the screens show (set_names)
+    drawn = False                 # the config's name bitmaps kept decoded, its text let go
 
     def set_names(self, can_draw=None):
         """The config's names (by the config's player order) as the screens show them: a name
@@ -70,6 +71,8 @@ class Session:
         (name_bitmaps), or without one by the player's id."""
         names = self.cfg.get("names")
         art = self.cfg.get("name_bitmaps")
+        if self.drawn:
+            return   # drawn already and the config's bitmaps let go (below): they stand
         import sys
         nb = sys.modules.get("firmware.ui.name_bitmaps")   # the last session's names go
         if art and can_draw is not None:   # the server drew what the font may not (issue 18.6)
@@ -91,6 +94,11 @@ class Session:
                     continue
             out[self.players[i]] = n
         self.names = out or None
+        if art and can_draw is not None:
+            # kept decoded (firmware/ui/name_bitmaps.py): the base64 text (~0.7 KB) goes; the
+            # session's record on flash has it for a power cut
+            del self.cfg["name_bitmaps"]
+            self.drawn = True
 
     def shown(self, pid):
         """A player id as the screens name the player: the registered name, else the id."""

@@ -214,3 +214,14 @@ def test_a_tall_accent_moves_the_name_down_rather_than_losing_its_ink():
     app_font12, app_font16 = render.load_font(12), render.load_font(16)
     assert name_bitmaps._dy(app_font12, (20, 12, 12)) == 0 and name_bitmaps._dy(app_font16, (20, 12, 12)) == 2
     assert name_bitmaps._dy(app_font16, (20, 12, 10)) == 4
+
+
+def test_once_drawn_the_configs_text_goes_and_the_names_stay(tmp_path):
+    app = App(Journal(str(tmp_path / "j")), lambda: 0, device_id="b")
+    app.fit(Display())
+    assert app.push_config(drawn()) is None
+    assert "name_bitmaps" not in app.session.cfg and app.session.drawn   # ~0.7 KB of base64 let go
+    before = json.dumps(app.screen())
+    app.fit(Display())                     # the screen laid out again: the names it drew stand
+    assert json.dumps(app.screen()) == before and "\\ue000" in before
+    assert name_bitmaps._kept[0] is not None
