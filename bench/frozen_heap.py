@@ -30,7 +30,7 @@ def binary():
     raise SystemExit("no frozen unix port: `make unix-frozen` builds it")
 
 
-def run(exe, scenario, frozen, app_only, heap):
+def run(exe, scenario, frozen, app_only, heap, pixels=False):
     script = os.path.join(REPO, "simulator", "scenarios", scenario + ".txt")
     with tempfile.TemporaryDirectory() as empty:
         # frozen: from an empty folder, only .frozen on the path; else from build/mpy, as
@@ -39,6 +39,8 @@ def run(exe, scenario, frozen, app_only, heap):
         cmd = [exe, "-X", "heapsize=" + heap, os.path.join(REPO, "bench", "mp_app.py"), script]
         if app_only:
             cmd.append("app")
+        if pixels:
+            cmd.append("pixels")
         r = subprocess.run(cmd, cwd=cwd, env=dict(os.environ, MICROPYPATH=path), capture_output=True, text=True,
                            timeout=600)
     out = r.stdout + r.stderr
@@ -55,6 +57,8 @@ def main(argv=None):
     ap.add_argument("--heap", default="512K", help="the heap each run gets (default 512K: room to measure)")
     ap.add_argument("--scenarios", default=",".join(SCENARIOS))
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--pixels", action="store_true", help="box: every screen drawn into the display's frame buffer "
+                    "(the fonts, the drawn names), as on a board; without: the screen models only")
     a = ap.parse_args(argv)
     exe, bits = binary()
     rows = []
@@ -62,13 +66,13 @@ def main(argv=None):
         for what in ("app", "box"):
             row = {"scenario": sc, "what": what, "bits": bits, "heap": a.heap}
             for frozen in (True, False):
-                row["frozen" if frozen else "mpy"] = run(exe, sc, frozen, what == "app", a.heap)
+                row["frozen" if frozen else "mpy"] = run(exe, sc, frozen, what == "app", a.heap, a.pixels and what == "box")
             rows.append(row)
     if a.json:
         for row in rows:
             print(json.dumps(row))
         return 0
-    print("MicroPython v1.28.0 unix port, %d-bit, heap %s (bytes; frozen | .mpy)" % (bits, a.heap))
+    print("MicroPython v1.28.0 unix port, %d-bit, heap %s (bytes; frozen | .mpy)%s" % (bits, a.heap, ", box drawn in pixels" if a.pixels else ""))
     print("%-22s %-4s %17s %17s %15s" % ("scenario", "", "after boot", "peak held", "scoring extra"))
     def cell(r, k, w):
         return ("%*d" % (w, r[k])) if "error" not in r else "%*s" % (w, r["error"].split(":")[0][:w])

@@ -1,5 +1,5 @@
 # Figures of the device application on the MicroPython unix port (run from build/mpy, .mpy files):
-#   micropython -X heapsize=256K -m mp_app SCRIPT [lfs] [app]
+#   micropython -X heapsize=256K -m mp_app SCRIPT [lfs] [app] [pixels]
 # "app": the App alone, fed the script's keys and taps directly (no device loop, board, screen
 # or fonts: the figures of the application itself, comparable with those before the device loop
 # ran the simulator); without it the whole box as simulator/runner.py plays it.
@@ -111,6 +111,7 @@ def main():
     script = sys.argv[1]
     lfs = "lfs" in sys.argv[2:]
     app_only = "app" in sys.argv[2:]
+    pixels = "pixels" in sys.argv[2:]   # the box draws every screen into its frame buffer (fonts, names)
     if lfs:
         bdev = RamBlocks(64)
         os.VfsLfs2.mkfs(bdev)
@@ -184,7 +185,7 @@ def main():
 
     gc.collect()
     start_alloc = gc.mem_alloc()
-    sim = AppOnly(lambda: Journal(path), wrap) if app_only else TimedSim(lambda: Journal(path))
+    sim = AppOnly(lambda: Journal(path), wrap) if app_only else TimedSim(lambda: Journal(path), pixels=pixels)
     gc.collect()
     after_boot = gc.mem_alloc()
     t0 = time.ticks_ms()

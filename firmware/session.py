@@ -63,19 +63,42 @@ class Session:
         return self.players[self.chairs[chair]]
 
     names = None                  # player id -> the name the screens show (set_names)
+    drawn = False                 # the config's name bitmaps kept decoded, its text let go
 
     def set_names(self, can_draw=None):
         """The config's names (by the config's player order) as the screens show them: a name
-        the box's font cannot draw (can_draw(text) False) is left out, its player shown by id."""
+        the box's font cannot draw (can_draw(text) False) is shown as the config's bitmap of it
+        (name_bitmaps), or without one by the player's id."""
         names = self.cfg.get("names")
+        art = self.cfg.get("name_bitmaps")
+        if self.drawn:
+            return   # drawn already and the config's bitmaps let go (below): they stand
+        import sys
+        nb = sys.modules.get("firmware.ui.name_bitmaps")   # the last session's names go
+        if art and can_draw is not None:   # the server drew what the font may not (issue 18.6)
+            from firmware.ui import name_bitmaps as nb
+        if nb is not None:
+            nb.clear()
         if not names:
             return
         out = {}
         for i in range(len(names)):
             n = names[i]
-            if n is not None and self.players[i] is not None and (can_draw is None or can_draw(n)):
-                out[self.players[i]] = n
+            if n is None or self.players[i] is None:
+                continue
+            if can_draw is not None and not can_draw(n):
+                # its bitmap's character stands for it (firmware/ui/name_bitmaps.py), if the
+                # config has one that fits the font; else the id
+                n = nb.keep(i, art[i]) if art and art[i] else None
+                if n is None or not can_draw(n):
+                    continue
+            out[self.players[i]] = n
         self.names = out or None
+        if art and can_draw is not None:
+            # kept decoded (firmware/ui/name_bitmaps.py): the base64 text (~0.7 KB) goes; the
+            # session's record on flash has it for a power cut
+            del self.cfg["name_bitmaps"]
+            self.drawn = True
 
     def shown(self, pid):
         """A player id as the screens name the player: the registered name, else the id."""

@@ -11,13 +11,25 @@
 #   {"tournament": "T2025", "session": 3, "table": 12, "rules": "mcr",
 #    "players": ["101", "102", "103", "104"], "first_dealer": 0,
 #    "hands": 16, "minutes": 120, "lang": "cn", "pin_mac": "<32 hex digits>",
-#    "names": ["Li Ming", "Zoë", "王芳", null]}
+#    "names": ["Li Ming", "Zoë", "王芳", null],
+#    "name_bitmaps": [null, "<base64>", "<base64>", null]}
 #
 # lang and the referee PIN are the tournament's (issue 18.6: the organizer sets them on the
 # server, which sends them with every config); the box keeps them for later sessions and after a
 # power cut (firmware/box_settings.py). The PIN travels as pin_mac (protocol/sign.py
 # pin_mac_hex: keyed with the box's key), never in clear: a config is fetched without a login.
 # A box that never got one has FACTORY_PIN. PRIVATE fields are left out of the session's record.
+#
+# name_bitmaps (issue 18.6): a name the box's fonts cannot draw (its glyph tables hold ASCII and
+# the few hundred Chinese characters of its own screens) comes drawn by the server, by chair, as
+# one 1-bit bitmap per name (host_tools/server/boxes/name_bitmaps.py renders it with the box's
+# own typeface, WenQuanYi Bitmap Song 12 px; firmware/ui/name_bitmaps.py draws it where the name
+# goes). A bitmap is the base64 of 3 header bytes, width (1..NAME_PX_MAX px), height
+# (NAME_ROWS), baseline (rows above it: 1..height), then height rows of (width + 7) // 8 bytes,
+# MONO_HLSB (the leftmost pixel is the high bit, as framebuf and the box's glyphs): at most 3 +
+# 12 * 12 = 147 bytes a name at 12 rows (196 characters of base64), 588 bytes for four. A
+# bitmap whose length is not what its header says is refused (the config is signed, the box
+# still checks sizes before it keeps one). null: a name the box draws itself, or no name.
 #
 # FIELDS is the whole schema: a new field (issue 14's survival mode, for one) is a row there.
 # Keys the schema does not know are refused, so a config from a newer server fails loudly on an
@@ -34,6 +46,8 @@ NUMBER_MAX = 10000           # session and table numbers: 1 .. NUMBER_MAX
 ID_MAX = 64                  # tournament id
 PLAYER_MAX = 16              # player id: what a 128 px screen line can still show beside a score
 NAME_MAX = 24                # a player's name as the box shows it (the server cuts longer ones)
+NAME_PX_MAX = 96             # a name bitmap's width cap: 8 CJK characters at 12 px (the server cuts)
+NAME_ROWS = (8, 16)          # a name bitmap's height: the box's font cells are 12 or 16 rows
 # A three-player table: one chair of players is null (the empty one). Seed 000 §一.3 若有三人，
 # 正常比赛，打15盘（5圈）; seed 004 §三.1 此时若有三人，则继续比赛 (its 12 hands). Sichuan: seed
 # 003 has no three-player play (a late player forfeits the game), so it is refused there, and in
@@ -47,7 +61,8 @@ SCORE_MAX = 1000000
 # name, required, kind, low, high. Kinds: "id" (a string of low..high printable characters),
 # "hex" (a string of low..high hex digits 0-9 a-f), "totals" (one int low..high per player),
 # "names" (a name of low..high printable
-# characters or null per chair, null at the empty chair), "int" (low..high, not a bool), "choice" (one of the tuple in low), "players" (ids, one may be
+# characters or null per chair, null at the empty chair), "bitmaps" (a name bitmap of low..high px
+# wide or null per chair, null at the empty chair), "int" (low..high, not a bool), "choice" (one of the tuple in low), "players" (ids, one may be
 # null), "seat" (0 .. the number of players - 1, not the empty chair), "bool", "scores" (one int
 # low..high per player).
 # Survival (issue 14, seed 000 §三.2, docs/survival.md): mode "survival" needs scores (what each
@@ -72,6 +87,7 @@ FIELDS = (
     ("ends_at", False, "int", 0, TIME_MAX),
     ("pin_mac", False, "hex", PIN_MAC_LEN, PIN_MAC_LEN),
     ("names", False, "names", 1, NAME_MAX),
+    ("name_bitmaps", False, "bitmaps", 1, NAME_PX_MAX),
     # a spare box taking over a table whose box died (issue 18.3): the hand it starts with, its
     # dealer (Sichuan, Guangdong: MCR's follows from the hand) and the match scores so far by
     # the config's players (0 at the empty chair)
@@ -142,6 +158,19 @@ def _field(name, kind, lo, hi, v, cfg):
             if e:
                 return "has a name that " + e
         return None
+    if kind == "bitmaps":
+        players = cfg.get("players") or ()
+        if not isinstance(v, list) or len(v) != SEATS:
+            return "must be a list of %d name bitmaps" % SEATS
+        for i in range(SEATS):
+            if v[i] is None:
+                continue
+            if i < len(players) and players[i] is None:
+                return "draws a name at the empty chair"
+            e = bitmap_problem(v[i], hi)
+            if e:
+                return "has a bitmap that " + e
+        return None
     if kind == "hex":
         if not isinstance(v, str) or not lo <= len(v) <= hi:
             return "must be %d hex digits" % lo
@@ -168,6 +197,47 @@ def _field(name, kind, lo, hi, v, cfg):
             return "must be a chair with a player"
         return None
     return "has no check"
+
+
+def _b64(c):
+    # a byte of the base64 alphabet (binascii on both ends skips what is not: checked here first)
+    return 65 <= c <= 90 or 97 <= c <= 122 or 48 <= c <= 57 or c == 43 or c == 47
+
+
+def bitmap(text):
+    """(width, height, baseline, rows) of a name bitmap's base64 text (see name_bitmaps above),
+    or None when it is not base64 of a header and exactly the rows it announces. rows: bytes,
+    height rows of (width + 7) // 8 bytes."""
+    if not isinstance(text, str) or len(text) % 4 or len(text) > 4 * ((3 + NAME_ROWS[1] * ((NAME_PX_MAX + 7) >> 3) + 2) // 3):
+        return None
+    b = text.encode()
+    n = len(b)
+    for i in range(n):
+        # padding only at the end (at most two); every other byte from the alphabet
+        if b[i] == 61:
+            if i < n - 2 or (i == n - 2 and b[n - 1] != 61):
+                return None
+        elif not _b64(b[i]):
+            return None
+    from binascii import a2b_base64
+    raw = a2b_base64(b)
+    if len(raw) < 3:
+        return None
+    w, h, base = raw[0], raw[1], raw[2]
+    if len(raw) != 3 + h * ((w + 7) >> 3) or w < 1 or not NAME_ROWS[0] <= h <= NAME_ROWS[1] or not 1 <= base <= h:
+        return None
+    return w, h, base, raw[3:]
+
+
+def bitmap_problem(text, px_max=NAME_PX_MAX):
+    """None when text is a name bitmap at most px_max wide, else what is wrong with it."""
+    got = bitmap(text)
+    if got is None:
+        return ("is not the base64 of a header (width, height %d-%d, baseline) and its rows"
+                % NAME_ROWS)
+    if got[0] > px_max:
+        return "is wider than %d px" % px_max
+    return None
 
 
 def check(cfg):

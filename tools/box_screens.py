@@ -24,6 +24,8 @@ SC = dict(MCR, rules="sichuan", players=["21", "22", "23", "24"])
 SURV = dict(MCR, players=["11", "12", "13", "14"], mode="survival", scores=[62, 50, 41, 8], event_start=1764400000 - 2400)
 THREE = dict(MCR, players=["101", "102", "103", None])          # a three-player table
 NAMED = dict(MCR, names=["Ann", "Bo Li", "Cy", "Dee"])    # the players' registered names (issue 18.6)
+# names beyond the box's fonts, drawn by the server (host_tools/server/boxes/name_bitmaps.py)
+DRAWN_NAMES = ["王芳", "Zoë", "Åsa", "欧娜"]
 GD = dict(MCR, rules="guangdong", players=["31", "32", "33", "34"])
 WIN = "1s 3s 4s 4s 5s 5s 5s 6s 6s 6s 7s 7s 7s 2s"          # MCR 清一色 ... (self-drawn by 1)
 KNITTED = "2m 5m 8m 1s 4s 8s 8s 3p 6p 9p 7s"                 # with [345m] claimed: 组合龙
@@ -110,6 +112,9 @@ SCREENS = [
     ("saved", MCR, ["config", "keys A10", "tap " + WIN, "keys 1234"], "after a hand: saved, the next hand"),
     ("main_names", NAMED, ["config"], "the players by their registered names (the config's names; the records keep the ids)"),
     ("confirm_names", NAMED, ["config", "keys A13", "tap " + WIN], "who pays whom, by name"),
+    ("main_drawn_names", "DRAWN", ["config"], "names the box's fonts do not hold (Chinese, accented Latin): drawn by "
+     "the server, sent with the config as bitmaps"),
+    ("confirm_drawn_names", "DRAWN", ["config", "keys A13", "tap " + WIN], "who pays whom, by the drawn names"),
     ("ended_names", NAMED, ["config", "keys A10", "tap " + WIN, "keys 1234", "keys D4 2580# 2 #"], "places by name"),
     ("roll", SURV, ["config"], "a survival table between hands: the scores carried in, the multiplier now and when it "
      "goes up; # when the dealer starts the hand fixes its start and multiplier"),
@@ -170,13 +175,33 @@ class Player:
             raise ValueError(step)
 
 
+def drawn_config():
+    """NAMED with DRAWN_NAMES and the server's bitmaps of them (Pillow and xfonts-wqy)."""
+    from host_tools.server.boxes.name_bitmaps import bitmaps_of
+    art = bitmaps_of(DRAWN_NAMES)
+    if art is None:
+        raise SystemExit("the server cannot draw names here: pip install pillow, apt-get install xfonts-wqy")
+    return dict(MCR, names=DRAWN_NAMES, name_bitmaps=art)
+
+
 def play(name, cfg, steps, lang):
     """The App after the steps of one SCREENS row."""
     d = tempfile.mkdtemp(prefix="screens-")
     p = Player(d, lang)
+    if cfg == "DRAWN":
+        cfg = drawn_config()
+    # the 12 px screen's font decides which names the box draws itself (App.fit)
+    p.app.fit(_Screen(renderers()[0][1]))
     for st in steps:
         p.step(st, cfg)
     return p.app
+
+
+class _Screen:
+    """What App.fit reads of a board's screen: its renderer."""
+
+    def __init__(self, r):
+        self.r = r
 
 
 def renderers():

@@ -88,6 +88,9 @@ ZH.update(_ZH_TABLES)
 from server_messages_boxes import ZH as _ZH_BOXES  # noqa: E402  (issues 19, 20: a box's records, the referee call)
 
 ZH.update(_ZH_BOXES)
+from server_messages_box_settings import ZH as _ZH_BOX_SETTINGS  # noqa: E402  (issue 18.6: the boxes' language and PIN)
+
+ZH.update(_ZH_BOX_SETTINGS)
 
 
 def q(s: str) -> str:

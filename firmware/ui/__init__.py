@@ -5,5 +5,7 @@
 #   layout.py             a screen's lines onto the display's rows, in pages
 #   render.py             a screen model drawn into a frame buffer, with the glyphs of
 #   glyphs_12.py, glyphs_16.py   the fonts (generated: python tools/glyphs.py)
+#   name_bitmaps.py       players' names the server drew (the config's name_bitmaps), drawn
+#                         where the name goes: what the fonts cannot
 #   displayio_screen.py   the screen on displayio (CircuitPython, the desktop's Blinka)
 #   framebuf_py.py        MicroPython's framebuf in Python, for ports without it

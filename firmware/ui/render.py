@@ -38,6 +38,15 @@ except ImportError:  # CPython, CircuitPython: whoever runs the firmware there r
     framebuf = None
 
 
+_names = None  # firmware/ui/name_bitmaps.py, once a session has a name its fonts cannot draw
+
+
+def use_names(mod):
+    """Draw the characters firmware/ui/name_bitmaps.py stands names by (issue 18.6)."""
+    global _names
+    _names = mod
+
+
 def use_framebuf(mod):
     """Register the framebuf of a port without MicroPython's built-in one (firmware/ui/framebuf_py.py:
     the simulator does on CPython, firmware/board/circuitpython.py on CircuitPython). Same pixels."""
@@ -106,7 +115,7 @@ class Font:
         return _index(self, cp)
 
     def has(self, ch):
-        return _index(self, ord(ch)) >= 0
+        return _index(self, ord(ch)) >= 0 or (_names is not None and _names.width(self, ord(ch)) > 0)
 
 
 def _index(font, cp):
@@ -214,7 +223,7 @@ class Renderer:
                 c = 0xFFFD
                 i += 4
             g = _index(font, c)
-            w += widths[g] if g >= 0 else tofu
+            w += widths[g] if g >= 0 else (_names is not None and _names.width(font, c)) or tofu
         return w
 
     # ---- drawing ----
@@ -350,6 +359,15 @@ class Renderer:
                 c = 0xFFFD
                 i += 4
             g = _index(font, c)
+            if g < 0 and _names is not None and _names.width(font, c):  # a name drawn by the server
+                w = _names.width(font, c)
+                _names.draw(font, fb, c, x, y, stop - x, fg, pal if blit else None, bg)
+                if x + w > stop:
+                    x = ink_end = stop
+                    break
+                x += w
+                ink_end = x
+                continue
             if g < 0:  # not in the subset: an empty box
                 if x + tofu > stop:
                     break

@@ -358,6 +358,7 @@ class BoxConfig(Schema):
     lang: Optional[str] = None
     pin_mac: Optional[str] = None
     names: Optional[list[Optional[str]]] = None  # the players' registered names by chair, for the screens
+    name_bitmaps: Optional[list[Optional[str]]] = None  # those a box's fonts may not hold, drawn (protocol/config.py)
     # a table under way, for the box that goes on with it (issue 18.3): next hand, its dealer, scores so far
     hand: Optional[int] = None
     dealer: Optional[int] = None

@@ -1,8 +1,9 @@
 """The boxes as the organizer set them (issue 18.6): per tournament, the language the boxes show
 and the referee PIN their menu asks for; the players' registered names for the screens.
 ``config_fields`` is what every session config of the tournament carries (``actions.config_for``):
-``lang``, ``names`` (by chair, as registered, cut to what a box line shows; the box shows the
-id of a player whose name its font cannot draw), and the PIN as ``pin_mac``, its MAC with
+``lang``, ``names`` (by chair, as registered, cut to what a box line shows) with
+``name_bitmaps`` (those names drawn for the box, whose font holds few of them: name_bitmaps.py),
+and the PIN as ``pin_mac``, its MAC with
 that box's key (protocol/sign.py): a config is fetched without a login, so the PIN never
 crosses the network in clear; the box checks a keyed PIN with its own key. Without settings:
 Chinese and the factory PIN (protocol/config.py FACTORY_PIN, stated in the README), which a
@@ -66,6 +67,10 @@ def config_fields(tid: str, device: Device, players: list) -> dict:
     names = names_of(tid, players)
     if any(names):
         out["names"] = names
+        from .name_bitmaps import bitmaps_of
+        art = bitmaps_of(names)   # the names a box's fonts may not hold, drawn for it
+        if art:
+            out["name_bitmaps"] = art
     return out
 
 
