@@ -4,7 +4,7 @@
 #     (acknowledged with the device key), ○ some are not yet
 #   - key 9 on the main or idle screen: the network's status (the connection, the last push,
 #     the records not yet synced, what went wrong); any key goes back
-#   - key 0 on the main screen: call the referee (firmware/net/call.py); the title says so until
+#   - key 0 on the main screen: call the referee (firmware/net/push.py call_referee); the title says so until
 #     the server confirms it, then for CALLED_MS
 # Keys 9 and 0 do nothing on those screens of a board without a network (firmware/flows/table.py
 # takes 1-4 as chairs only). The words are in the box's language (app.lang), from this module's
