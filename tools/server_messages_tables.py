@@ -12,7 +12,7 @@ ZH = {
     # a table's referee actions
     "Minutes more (negative: take back)": "加时分钟数（负数：收回）", "at every table of the session": "本轮所有桌",
     "Table (empty: every table)": "桌号（空：所有桌）", "Yes, the table's session is over": "确认：本桌本轮比赛结束", "Spare box": "备用计分器",
-    "From hand": "自第几盘", "to hand": "至第几盘", "They stay where they sit (the seating and the box follow)": "选手保持现座（座次表和计分器随之更改）",
+    "From hand": "自第几盘", "to hand": "至第几盘", "They stay where they sit (the seating follows; a box keeps its session's chairs until the session ends)": "选手保持现座（座次表随之更改；计分器在本节结束前仍按原座位）",
     "Chair %(n)d (%(w)s) was in fact": "%(n)d号位（%(w)s）实际是",
     # the hand form
     "Dealer (chair)": "庄家（座位）", "How the hand ended": "本盘如何结束", "Why it is keyed by hand": "手工录入的原因",

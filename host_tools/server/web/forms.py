@@ -198,7 +198,7 @@ class ReseatForm(forms.Form):
 
     first_hand = forms.IntegerField(label=_("From hand"), min_value=1, max_value=10000)
     last_hand = forms.IntegerField(label=_("to hand"), min_value=1, max_value=10000)
-    move_seating = forms.BooleanField(label=_("They stay where they sit (the seating and the box follow)"), required=False)
+    move_seating = forms.BooleanField(label=_("They stay where they sit (the seating follows; a box keeps its session's chairs until the session ends)"), required=False)
     reason = forms.CharField(label=_("Reason"), max_length=1000)
 
     def __init__(self, players, *args, **kwargs):
