@@ -8,9 +8,10 @@ The server: `python -m host_tools serve` on SQLite with its default workers, a t
 4 x boxes players seated at `boxes` tables, a box registered and bound at each. The boxes: the
 firmware's own push code (firmware/net, CPython) over real sockets, one journal and device key
 each, all stepped by one loop as their device loops would (a step per box every ~2 ms). Viewers:
-a separate process of `viewers` threads polling /t/<id>/live every second with If-None-Match,
-as /live.js does. The projector: a viewer that reloads the live board (/t/<id>/board) when the
-version moves.
+a separate process of `viewers` threads polling /t/<id>/live with If-None-Match as /live.js
+does (held by the server until the version moves, at most once a second; `--no-wait`: answered
+at once, every `--poll` s, the way before). The projector: a viewer that reloads the live board
+(/t/<id>/board) when the version moves.
 
 Latency of a hand: from its confirmation on the box (the record appended to the journal) to the
 end of the first projector reload whose board shows it (the table's hand count reached it).
@@ -104,7 +105,7 @@ def viewers_main(url, path, n, stop_at, out, every=1.0):
 BOARD_HANDS = re.compile(r'id="table-(\d+)">.*?<b>(\d+)</b>', re.S)
 
 
-def projector(url, tid, stop_at, log, every=1.0):
+def projector(url, tid, stop_at, log, every=1.0, query=""):
     """Polls the live version every ``every`` s and reloads the board when it moved:
     [(start, end, {table: hands shown})]."""
     import http.client
@@ -114,7 +115,7 @@ def projector(url, tid, stop_at, log, every=1.0):
     tag = None
     while time.time() < stop_at:
         t0 = time.time()
-        conn.request("GET", "/t/%s/live" % tid, headers={"If-None-Match": tag} if tag else {})
+        conn.request("GET", "/t/%s/live%s" % (tid, query), headers={"If-None-Match": tag} if tag else {})
         r = conn.getresponse()
         r.read()
         e = r.getheader("ETag")
@@ -128,11 +129,13 @@ def projector(url, tid, stop_at, log, every=1.0):
         time.sleep(max(0.0, every - (time.time() - t0)))
 
 
-def poll_interval(url):
-    """The interval the live pages poll at: /live.js as the server serves it (web/views/live.py)."""
+def live_js(url):
+    """How the live pages poll, from /live.js as the server serves it (web/views/live.py): the
+    shortest interval between polls (s), and the query that asks the server to hold the poll."""
     import urllib.request
     js = urllib.request.urlopen(url + "/live.js", timeout=30).read().decode()
-    return int(re.search(r"setTimeout\(poll, (\d+)\)", js).group(1)) / 1000
+    every = re.search(r"setTimeout\(poll, (?:Math\.max\(0, )?(\d+)", js)
+    return int(every.group(1)) / 1000, "?wait=1" if '"?wait=1"' in js else ""
 
 
 def server_cpu(pid):
@@ -230,6 +233,7 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=12, help="bursts of one hand at every box at once, 4-6 s apart at random")
     ap.add_argument("--flood", type=float, default=15.0, help="seconds of hand after hand at every box (throughput)")
     ap.add_argument("--poll", type=float, help="seconds between the viewers' polls (default: what /live.js does)")
+    ap.add_argument("--no-wait", action="store_true", help="polls answered at once (not held until the version moves)")
     ap.add_argument("--json", metavar="FILE")
     a = ap.parse_args(argv)
     from tests.server.helpers import Client
@@ -246,7 +250,8 @@ def main(argv=None):
         st, body = org.post("/api/tournaments/%s/seatings/1" % tid, {"method": "manual", "publish": True,
                                                                     "tables": [players[4 * i:4 * i + 4] for i in range(a.boxes)]})
         assert st == 201, body
-        every = a.poll or poll_interval(url)
+        every, query = live_js(url)
+        every, query = a.poll or every, "" if a.no_wait else query
         boxes = make_boxes(org, tid, players, a.boxes, url, work)
         step_all(boxes, time.time() + 3)  # the session records
         # the bursts' gaps are random: the hands of a burst share the projector's next reload, so
@@ -256,10 +261,10 @@ def main(argv=None):
         duration = 7 + sum(gaps) + 4
         stop_at = time.time() + duration
         q = multiprocessing.Queue()
-        vp = multiprocessing.Process(target=viewers_main, args=(url, "/t/%s/live" % tid, a.viewers, stop_at, q, every))
+        vp = multiprocessing.Process(target=viewers_main, args=(url, "/t/%s/live%s" % (tid, query), a.viewers, stop_at, q, every))
         vp.start()
         log = []
-        pj = threading.Thread(target=projector, args=(url, tid, stop_at, log, every), daemon=True)
+        pj = threading.Thread(target=projector, args=(url, tid, stop_at, log, every, query), daemon=True)
         pj.start()
         time.sleep(3)  # the viewers settle
         # the server's CPU: 3 s of the viewers' polls alone, then the pushes and polls together
@@ -305,7 +310,7 @@ def main(argv=None):
         step_all(boxes, time.time() + 3)
         held = len(received(db, boxes)) - before
         unsynced = sum(b.j.last_seq - b.j.acked for b in boxes)
-        res = {"boxes": a.boxes, "viewers": a.viewers, "poll_s": every, "hands": len(lat) + missing, "not_shown": missing,
+        res = {"boxes": a.boxes, "viewers": a.viewers, "poll_s": every, "held_poll": bool(query), "hands": len(lat) + missing, "not_shown": missing,
                "latency_median_s": round(statistics.median(lat), 3) if lat else None, "latency_p99_s": round(pct(lat, 99), 3) if lat else None,
                "latency_max_s": round(max(lat), 3) if lat else None,
                "push_median_s": round(statistics.median(pushed), 3) if pushed else None, "push_p99_s": round(pct(pushed, 99), 3) if pushed else None,

@@ -90,8 +90,9 @@ def main(argv=None):
         vp = None
         if a.viewers:
             q = multiprocessing.Queue()
-            vp = multiprocessing.Process(target=pl.viewers_main, args=(url, "/t/%s/live" % tid, a.viewers, time.time() + 3600, q,
-                                                                       pl.poll_interval(url)), daemon=True)
+            every, query = pl.live_js(url)
+            vp = multiprocessing.Process(target=pl.viewers_main, args=(url, "/t/%s/live%s" % (tid, query), a.viewers, time.time() + 3600, q,
+                                                                       every), daemon=True)
             vp.start()
             time.sleep(3)
         stop, log = threading.Event(), []
