@@ -17,6 +17,7 @@ good; a held poll ends, so a viewer behind a proxy that cuts idle connections st
 from __future__ import annotations
 
 import asyncio
+import random
 from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
@@ -26,6 +27,7 @@ from .views import live
 
 WAIT_S = 25.0  # the longest a poll is held: below the edge's 20 s keep-alive plus a request's time
 TICK_S = 0.2  # how often the versions waited on are read (the WSGI poll's cache is as old)
+SPREAD_S = 0.3  # the longest the answers to one move are spread over
 MAX_WAITERS = 5000  # per worker; beyond, a poll is answered at once (then /live.js waits its interval)
 
 
@@ -86,12 +88,19 @@ class Watch:
                             if not fut.done():
                                 fut.set_result(seen)
                     continue
-                for tid, tag in zip(tids, tags):
-                    for seen, fut in list(self.waiting.get(tid, ())):
-                        if tag != seen and not fut.done():
-                            fut.set_result(tag)
+                woken = [(fut, tag) for tid, tag in zip(tids, tags) for seen, fut in self.waiting.get(tid, ()) if tag != seen and not fut.done()]
+                # spread over a moment (1 ms a poll, at most SPREAD_S): 300 answers at one instant
+                # and 300 polls back at the next slowed the boxes' pushes landing meanwhile
+                spread = min(SPREAD_S, len(woken) / 1000)
+                for fut, tag in woken:
+                    loop.call_later(random.random() * spread, _answer, fut, tag)
         finally:
             self.task = None
+
+
+def _answer(fut, tag) -> None:
+    if not fut.done():
+        fut.set_result(tag)
 
 
 def _read(tids: list) -> list:

@@ -27,22 +27,27 @@ from host_tools.server.tournaments.models import Tournament
 POLL_MS = 1000
 
 # the poll asks the server to hold it until the version moves (``web.live_wait``); an answer
-# that comes sooner unchanged (a server that does not hold it) is followed by the rest of POLL_MS
+# that comes sooner unchanged (a server that does not hold it) is followed by the rest of
+# POLL_MS, and a page reloads at most once every POLL_MS (a burst of pushed hands is a reload a
+# second, each a page the server renders)
 JS = """(function () {
   var m = document.querySelector('meta[name="live"]');
   if (!m || !window.fetch) return;
-  var url = m.getAttribute("content"), tag = m.getAttribute("data-etag");
+  var url = m.getAttribute("content"), tag = m.getAttribute("data-etag"), loaded = Date.now();
   function poll() {
     var t0 = Date.now();
     fetch(url + "?wait=1", {cache: "no-store", headers: {"If-None-Match": tag}}).then(function (r) {
       var e = r.headers.get("ETag");
-      if (r.status === 200 && e && e !== tag) { location.reload(); return; }
+      if (r.status === 200 && e && e !== tag) {
+        setTimeout(function () { location.reload(); }, Math.max(0, %d - (Date.now() - loaded)));
+        return;
+      }
       setTimeout(poll, Math.max(0, %d - (Date.now() - t0)));
     }).catch(function () { setTimeout(poll, 3 * %d); });
   }
   poll();
 })();
-""" % (POLL_MS, POLL_MS)
+""" % (POLL_MS, POLL_MS, POLL_MS)
 
 
 def tag(tid: str):
