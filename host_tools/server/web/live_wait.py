@@ -6,13 +6,14 @@ at the end of the wait (304). Without ``wait``, or on a server without this laye
 --server gthread``), the poll answers at once as before, and /live.js then waits out the rest
 of its interval: it never asks faster than once every ``POLL_MS``.
 
-Chosen by measurement (bench/push_latency.py, docs/box_online.md): polling every second left
-a hand's p99 at ~1.9-2.0 s, half of it waiting for the next poll; every 0.5 s took twice the
-polls (600/s, ~0.4 of a core) for a p99 no better on this machine. A held poll costs no thread:
-it waits in the worker's event loop (ASGI, ahead of a2wsgi's thread pool), and one task per
-worker reads the versions of the tournaments being waited on, every ``TICK_S``, in a thread of
-its own (Django's database access is synchronous): a few queries a second whatever the number
-of viewers. Server-sent events would do the same with a connection per viewer held open for
+Chosen by measurement (bench/push_latency.py, docs/box_online.md): with 300 viewers, polling
+every second took ~0.3 of a core, every 0.5 s ~0.4 (600 polls/s) for a p99 no better on this
+machine (1.97 s); held polls take ~0.04, and show a stored hand sooner (median 0.16-0.23 s
+against ~0.58 s). Most of a hand's p99 is its push (``boxes.ingest``'s group commit). A held
+poll costs no thread: it waits in the worker's event loop (ASGI, ahead of a2wsgi's thread pool),
+and one task per worker reads the versions of the tournaments being waited on, every
+``TICK_S``, in a thread of its own (Django's database access is synchronous): a few queries a
+second whatever the number of viewers. Server-sent events would do the same with a connection per viewer held open for
 good; a held poll ends, so a viewer behind a proxy that cuts idle connections still follows."""
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from django.db import close_old_connections
 
 from .views import live
 
-WAIT_S = 25.0  # the longest a poll is held: below the edge's 20 s keep-alive plus a request's time
+WAIT_S = 25.0  # the longest a poll is held: under the 30-60 s after which proxies and clients give up on an answer
 TICK_S = 0.2  # how often the versions waited on are read (the WSGI poll's cache is as old)
 SPREAD_S = 0.3  # the longest the answers to one move are spread over
 MAX_WAITERS = 5000  # per worker; beyond, a poll is answered at once (then /live.js waits its interval)
