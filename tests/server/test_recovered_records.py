@@ -86,6 +86,9 @@ def test_a_recovered_copy_that_differs_is_held_and_the_ruling_decides(server):
     assert held["source"] == "box %s record 4" % dead.id and held["winners"] == ["B"] and held["payer"] == "D"
     assert held["points"] == dict(zip(SEATS, h3_dead["deltas"])) and counted["points"] == dict(zip(SEATS, h3_spare["deltas"]))
     assert accounting(server, dead)["quarantined"] == 1
+    # the spare's config (a reboot) carries the scores of the version that counts
+    config_totals = lambda: server.anon.get("/api/boxes/%s/config" % spare.id)[1]["totals"]  # noqa: E731
+    assert config_totals() == [int(x) for x in scores(h1, h2, h3_spare).values()]
     ref = FormSession(server.url, "ref", PASSWORD)
     for path in ("/t/%s/referee/" % tid, "/t/%s/tables/1/1" % tid):
         html = ref.get(path)[2]
@@ -94,6 +97,7 @@ def test_a_recovered_copy_that_differs_is_held_and_the_ruling_decides(server):
     rulings = "/api/tournaments/%s/rulings" % tid
     assert server.ref.post(rulings, {"record": q[0]["record"], "decision": "accept", "reason": "players confirm B won"})[0] == 201
     assert match(server, tid) == scores(h1, h2, h3_dead)
+    assert config_totals() == [int(x) for x in scores(h1, h2, h3_dead).values()]
     acc = accounting(server, spare)
     aside = [r for r in acc["records"] if r["hand"] == 3][0]
     assert aside["status"] == "ruled" and aside["ruling"] == "other version" and "box %s" % dead.id in aside["reason"], aside
