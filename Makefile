@@ -163,6 +163,7 @@ bench-pico: venv pico-deps firmware
 .PHONY: bench-push
 bench-push: venv sim-mpy
 	nice $(BIN)/python bench/push_latency.py --json build/bench/push_latency.json
+	nice $(BIN)/python bench/upload_to_standings.py --json build/bench/upload_to_standings.json
 	nice $(BIN)/python bench/push_heap.py --json build/bench/push_heap.json
 
 clean:

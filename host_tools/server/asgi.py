@@ -12,10 +12,12 @@ from a2wsgi import WSGIMiddleware  # noqa: E402
 from django.core.wsgi import get_wsgi_application  # noqa: E402
 
 from host_tools.server.edge.body_cap import BodyCap  # noqa: E402
+from host_tools.server.web.live_wait import LiveWait  # noqa: E402
 from host_tools.server.web.views.live import shim  # noqa: E402
 
 
 def application(threads: int = 32):
     # the live pages' poll is answered before Django's middleware (web/views/live.py: ~14 ms a
     # poll through it, 300 viewers a second would take the workers)
-    return BodyCap(WSGIMiddleware(shim(get_wsgi_application()), workers=threads))
+    # and held in the event loop, no thread, while nothing moved (web/live_wait.py)
+    return BodyCap(LiveWait(WSGIMiddleware(shim(get_wsgi_application()), workers=threads)))

@@ -5,8 +5,10 @@ accounted for in exactly one place.
 * quarantined: it waits for a referee, with the reasons, in the tournament it names (or, naming
   no tournament here, in the one its box was bound to when it arrived);
 * ruled: a referee accepted it (it counts) or rejected it (it never does);
-* duplicate: held only because it repeats a hand already counted (same hand number, same
-  players, same points: a box's journal sent again, a spare's copy);
+* duplicate: a copy of a hand that counts once (same hand number, players, points, winners,
+  payer, fans: a dead box's journal recovered after a spare or a referee recorded the hand;
+  ``results.versions``); a copy that differs waits in the quarantine with both versions, and a
+  copy a referee ruled against (they counted another version) is ruled;
 * waiting: a correction whose hand has not arrived.
 
 Beside them the journal head the box last reported and what has not arrived (the head beyond
@@ -19,26 +21,12 @@ from host_tools.server.errors import NotFound
 from host_tools.server.results import cache
 from host_tools.server.tournaments.models import Tournament
 
-from .models import Claim, Correction, Device, Hand, Held, Record
-
-TWICE = "is stored twice"
+from .models import Claim, Correction, Device, Held, Record
 
 
 def _results(tids: set) -> dict:
     have = set(Tournament.objects.filter(id__in=tids).values_list("id", flat=True))
     return {t: cache.result(t) for t in sorted(have)}
-
-
-def _duplicate(res, rid: int, problems: list, rows: dict) -> bool:
-    """Held only for repeating a hand that counts, with the same players and points."""
-    if not problems or not all(TWICE in p for p in problems):
-        return False
-    h = rows.get(rid)
-    if h is None:
-        return False
-    tb = res.tables.get((h.session, h.table))
-    counted = next((x for x in tb.hands if x.number == h.number), None) if tb is not None else None
-    return counted is not None and tuple(counted.seats) == tuple(h.seats) and tuple(counted.original) == tuple(h.deltas)
 
 
 def of_box(device: str) -> dict:
@@ -62,7 +50,6 @@ def of_box(device: str) -> dict:
             where[rid] = named
     results = _results({t for t in where.values() if t})
     waiting = {t: {x["record"]: x for x in res.quarantine} for t, res in results.items()}
-    hand_rows = {h.record_id: h for h in Hand.objects.filter(record__device_id=device)}
     out, totals = [], {"counted": 0, "quarantined": 0, "ruled": 0, "duplicate": 0, "waiting": 0}
     for rid, seq, kind, named, s, t, n in recs:
         h = held.get(rid)
@@ -82,14 +69,18 @@ def of_box(device: str) -> dict:
             row["tournament"] = tid
         else:
             q = waiting[tid].get(rid)
-            if q is None:
+            dup, aside = res.verdict.duplicates.get(rid), res.verdict.set_aside.get(rid)
+            if dup is not None:
+                row["status"], row["reason"] = "duplicate", dup
+            elif aside is not None:
+                row["status"], row["ruling"], row["reason"] = "ruled", "other version", aside
+            elif q is None:
                 row["status"] = "counted"
             elif q["rejected"] or q["accepted"]:
                 row["status"], row["ruling"] = "ruled", "reject" if q["rejected"] else "accept"
                 row["reason"] = "; ".join(q["problems"])
             else:
-                row["status"] = "duplicate" if _duplicate(res, rid, q["problems"], hand_rows) else "quarantined"
-                row["reason"] = "; ".join(q["problems"])
+                row["status"], row["reason"] = "quarantined", "; ".join(q["problems"])
         totals[row["status"]] += 1
         out.append(row)
     top = recs[-1][1] if recs else 0

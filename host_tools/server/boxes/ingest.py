@@ -191,18 +191,22 @@ def _first_line(e: Exception) -> str:
 
 
 # Group commit. Every acknowledged upload is on disk (SQLite synchronous=FULL, PostgreSQL's
-# commit), so a commit costs a disk flush, and writers take turns. Uploads that arrive while one
-# commits wait together and the next writer commits all of them in one transaction: one flush
-# for the group, each still answered only after its commit.
+# commit), so a commit costs a disk flush, and writers take turns. Uploads and batches (a sync's,
+# a box's push) that arrive while one commits wait together and the next writer commits all of
+# them in one transaction: one flush for the group, each still answered only after its commit.
 _queue: list = []
 _queue_lock = threading.Lock()
 _writer = threading.Lock()
 
 
-def _group_commit(row: Record) -> Optional[dict]:
-    """Store one record with whatever else is waiting: its ``place``; None: (device, seq) was
-    taken meanwhile. Raises DataError when the database refuses this record itself."""
-    slot: dict = {"row": row, "place": None, "ok": None}
+def _group_rows(rows: list) -> Optional[list]:
+    """Store these records (one upload's, or one batch's) with whatever else is waiting, in one
+    transaction: their ``place``s; None: the group failed (a record raced another upload, or
+    one the database refuses), and the caller stores its own records on their own. A box's
+    push is a batch: 50 boxes pushing at once committed one by one, a flush each, and the last
+    waited for all the others (bench/push_latency.py: the push was most of a hand's way to the
+    projector)."""
+    slot: dict = {"rows": rows, "places": None, "ok": None}
     with _queue_lock:
         _queue.append(slot)
     with _writer:
@@ -212,14 +216,24 @@ def _group_commit(row: Record) -> Optional[dict]:
                 _queue.clear()
             try:
                 with transaction.atomic():
-                    places = _save_rows([x["row"] for x in batch])
-                for x, p in zip(batch, places):
-                    x["ok"], x["place"] = True, p
+                    places = _save_rows([r for x in batch for r in x["rows"]])
+                at = 0
+                for x in batch:
+                    n = len(x["rows"])
+                    x["ok"], x["places"] = True, places[at:at + n]
+                    at += n
             except (IntegrityError, DataError):  # one of them raced another upload, or is refused: each on its own
                 for x in batch:
                     x["ok"] = False
-    if slot["ok"]:
-        return slot["place"]
+    return slot["places"] if slot["ok"] else None
+
+
+def _group_commit(row: Record) -> Optional[dict]:
+    """Store one record with whatever else is waiting: its ``place``; None: (device, seq) was
+    taken meanwhile. Raises DataError when the database refuses this record itself."""
+    got = _group_rows([row])
+    if got is not None:
+        return got[0]
     try:
         with transaction.atomic():
             return _save_rows([row])[0]
@@ -270,12 +284,11 @@ def store_batch(items: list) -> list[tuple[int, dict]]:
         stored[k] = r.payload  # a repeat later in the same batch compares with this one
         new.append((i, r))
     if new:
-        try:
-            with transaction.atomic():
-                got = _save_rows([r for _, r in new])
+        got = _group_rows([r for _, r in new])
+        if got is not None:
             for (i, r), place in zip(new, got):
                 out[i] = (201, {"status": "stored", "device": r.device, "seq": r.seq, "place": place})
-        except (IntegrityError, DataError):  # raced with another upload, or one the database refuses: one by one
+        else:  # raced with another upload, or one the database refuses: one by one
             for i, _ in new:
                 out[i] = store_one(items[i])
     assert all(o is not None for o in out)

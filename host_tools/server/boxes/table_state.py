@@ -15,9 +15,16 @@ from .models import Correction, Hand
 
 def state(tid: str, session: int, table: int, players: list, rules: str, hands: int) -> dict:
     """{} or {"hand", "totals"[, "dealer"]} for protocol/config.py."""
+    from host_tools.server.results import cache
+
+    tb = cache.result(tid).tables.get((session, table))
+    counted = {h.id for h in tb.hands} if tb is not None else set()
     rows = {}
     for h in Hand.objects.filter(tournament=tid, session=session, table=table).select_related("record").order_by("number", "id"):
-        rows[h.number] = h  # a number stored twice: the later row (the results judge duplicates)
+        # a number recorded twice (a dead box's copy, recovered): the version the results count
+        # (results.versions), else the later row
+        if h.id in counted or rows.get(h.number) is None or rows[h.number].id not in counted:
+            rows[h.number] = h
     if not rows:
         return {}
     last = rows[max(rows)]

@@ -214,6 +214,8 @@ def tables_of(snap: Snapshot, verdict: integrity.Verdict, every_hand: bool = Fal
     if every_hand:
         loaded = snap.load_hands({(k[1], k[2]) for k in snap.groups} | set(loaded))
     excluded, rejected = verdict.excluded, verdict.rejected
+    dropped = verdict.dropped_hands
+    settled = verdict.duplicates.keys() | verdict.set_aside.keys()  # copies of a counted hand: waiting for nobody
     for (_dev, s, t, seats), g in snap.groups.items():
         if (s, t) not in loaded:  # every record of the table counts
             tb(s, t).groups.append((seats, g))
@@ -221,9 +223,12 @@ def tables_of(snap: Snapshot, verdict: integrity.Verdict, every_hand: bool = Fal
         counted = []
         for h in hs:
             rid = h.record_id
-            if rid is None or rid not in excluded:
+            if rid is None:
+                if h.id not in dropped:
+                    counted.append(h)
+            elif rid not in excluded:
                 counted.append(h)
-            elif 1 <= h.session <= MAX_SESSION and rid not in rejected:
+            elif 1 <= h.session <= MAX_SESSION and rid not in rejected and rid not in settled:
                 tb(s, t).quarantined += 1
         if counted or (s, t) in tables:
             x = tb(s, t)
@@ -267,7 +272,8 @@ def _quarantine_checked(snap: Snapshot, verdict: integrity.Verdict) -> list:
         kind, dev, seq, s, t, n = info.get(rid, ("record", None, None, None, None, None))
         out.append({"record": rid, "kind": kind, "device": dev, "seq": seq, "session": s, "table": t, "hand": n,
                     "problems": verdict.problems.get(rid, ["rejected by a referee"]), "accepted": rid in verdict.accepted,
-                    "rejected": rid in verdict.rejected, "acceptable": integrity.acceptable(verdict.problems.get(rid, [])), "claimable": False})
+                    "rejected": rid in verdict.rejected, "acceptable": integrity.acceptable(verdict.problems.get(rid, [])), "claimable": False,
+                    "versions": verdict.shown.get(rid)})
     return out
 
 

@@ -16,7 +16,8 @@ problems, is flagged on the standings page, and counts only after a referee acce
   such a record count);
 * a table naming more than four players, or a player at two tables of one session (checked
   without a seating too, so they are caught in the survival event as well);
-* a hand number stored twice for one table (the first one counts);
+* a hand number recorded twice for one table with versions that differ (``versions``: the
+  copies that agree count once and wait for nobody);
 * a session left unfinished: no session_end at that table while the same box has begun a later
   session;
 * a device correction of another box's record (a box corrects only its own).
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field
 from host_tools.server.tournaments import formats
 from host_tools.server.tournaments.formats import MAX_SESSION, MAX_TABLE
 
+from . import versions
 from .snapshot import Snapshot
 
 UNACCEPTABLE = "out of range"
@@ -42,6 +44,11 @@ class Verdict:
     excluded: set = field(default_factory=set)  # record ids that do not count
     accepted: set = field(default_factory=set)  # quarantined but accepted by a referee
     rejected: set = field(default_factory=set)
+    # one hand recorded twice (``versions``): record id -> why it does not count, waiting for nobody
+    duplicates: dict = field(default_factory=dict)  # the same as the counted copy
+    set_aside: dict = field(default_factory=dict)  # a referee counted another version
+    dropped_hands: dict = field(default_factory=dict)  # hand id -> why: a referee's hand that does not count
+    shown: dict = field(default_factory=dict)  # record id -> [the counted version, this one] (versions.describe)
 
     def add(self, rid, text: str) -> None:
         if rid is None:
@@ -163,17 +170,6 @@ def check(snap: Snapshot) -> Verdict:
             if not hands_only:
                 for rid in orids:
                     v.add(rid, text)
-    # one hand number twice at a table: the first stored counts
-    for hs in loaded.values():
-        first: dict = {}
-        for h in hs:
-            other = first.get(h.number)
-            if other is None:
-                first[h.number] = h
-            elif h.manual:
-                v.add(other.record_id, "hand %d of session %d table %d was entered again by a referee" % (h.number, h.session, h.table))
-            else:
-                v.add(h.record_id, "hand %d of session %d table %d is stored twice (the first counts; key a correction instead)" % (h.number, h.session, h.table))
     # held at the door: the box was not bound here when the record was made
     for rid, why in snap.held.items():
         v.add(rid, why)
@@ -181,6 +177,9 @@ def check(snap: Snapshot) -> Verdict:
     for c in snap.corrections:
         if c.source == "device" and c.hand_id is not None and c.hand_device != c.record_device:
             v.add(c.record_id, "box %s cannot correct box %s's record" % (c.record_device, c.hand_device))
+    # one hand number recorded twice at a table: after every other problem is known
+    for hs in loaded.values():
+        versions.judge(hs, snap.rulings, v)
     for rid, problems in v.problems.items():
         ruling = snap.rulings.get(rid)
         if ruling == "accept" and not any(UNACCEPTABLE in p for p in problems):

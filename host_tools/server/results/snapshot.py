@@ -104,7 +104,7 @@ class Snapshot:
     starts: list
     ends: list
     corrections: list
-    rulings: dict  # record id -> "accept" | "reject" (the latest ruling)
+    rulings: dict  # record id -> "accept" | "reject" (the latest ruling), in the order of those rulings
     penalties: list
     playoffs: list
     version: int = 0
@@ -306,6 +306,7 @@ def load(tid: str) -> Snapshot:
     rulings = {}
     for rid, decision, s, tb in Ruling.objects.filter(tournament=tid).order_by("id").values_list("record_id", "decision", "record__session",
                                                                                                    "record__table"):
+        rulings.pop(rid, None)  # in the order of the latest decisions (``versions``: the latest accept decides)
         rulings[rid] = decision
         if s is not None and tb is not None:
             special.add((s, tb))

@@ -1,12 +1,12 @@
 """Pages that follow the tournament as it happens (the live board, standings and projector, a
 table's page, the referee's page): a pushed hand or a box's referee call shows within ~1 s.
 
-Short polling with a validator, chosen by measurement over server push (bench/push_latency.py,
-docs/box_online.md): the server runs on gunicorn's threads, where an open event stream per viewer
-would hold a thread each (300 viewers, 300 threads); a poll is a cached read answered 304 while
-nothing changed. Each live page names its version in ``<meta name="live">``; ``/live.js`` (a file of
-its own: the pages' Content-Security-Policy allows no inline script) asks ``/t/<id>/live``
-every second with If-None-Match and reloads the page when the version moved.
+A poll with a validator, held by the server until the version moves (``web.live_wait``, which
+says why, by measurement: bench/push_latency.py, docs/box_online.md); answered at once, it is a
+cached read answered 304 while nothing changed. Each live page names its version in
+``<meta name="live">``; ``/live.js`` (a file of its own: the pages' Content-Security-Policy allows
+no inline script) asks ``/t/<id>/live?wait=1`` with If-None-Match, at most once a second, and
+reloads the page when the version moved.
 
 The version (the ETag): the tournament's ``results_version`` (bumped in the transaction of every
 change that feeds the results, pushed records included) and the time of the latest referee call
@@ -26,18 +26,26 @@ from host_tools.server.tournaments.models import Tournament
 
 POLL_MS = 1000
 
+# the poll asks the server to hold it until the version moves (``web.live_wait``); an answer
+# that comes sooner unchanged (a server that does not hold it) is followed by the rest of
+# POLL_MS, and a page reloads at most once every POLL_MS (a burst of pushed hands is a reload a
+# second, each a page the server renders)
 JS = """(function () {
   var m = document.querySelector('meta[name="live"]');
   if (!m || !window.fetch) return;
-  var url = m.getAttribute("content"), tag = m.getAttribute("data-etag");
+  var url = m.getAttribute("content"), tag = m.getAttribute("data-etag"), loaded = Date.now();
   function poll() {
-    fetch(url, {cache: "no-store", headers: {"If-None-Match": tag}}).then(function (r) {
+    var t0 = Date.now();
+    fetch(url + "?wait=1", {cache: "no-store", headers: {"If-None-Match": tag}}).then(function (r) {
       var e = r.headers.get("ETag");
-      if (r.status === 200 && e && e !== tag) { location.reload(); return; }
-      setTimeout(poll, %d);
+      if (r.status === 200 && e && e !== tag) {
+        setTimeout(function () { location.reload(); }, Math.max(0, %d - (Date.now() - loaded)));
+        return;
+      }
+      setTimeout(poll, Math.max(0, %d - (Date.now() - t0)));
     }).catch(function () { setTimeout(poll, 3 * %d); });
   }
-  setTimeout(poll, %d);
+  poll();
 })();
 """ % (POLL_MS, POLL_MS, POLL_MS)
 
