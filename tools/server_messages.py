@@ -39,7 +39,7 @@ ZH = {
     "the discarder is another seated player": "点炮者须是另一名在座选手", "key in the winning hand": "请输入和牌牌型",
     "Standings": "排名", "Live board": "实时看板", "Awards": "奖项", "Exports": "导出", "Referee": "裁判", "Settings": "设置", "Players": "选手",
     "Boxes": "计分器", "Seating": "座位", "Accounts": "账号", "Audit log": "审计日志", "session": "轮", "table": "桌", "hand": "盘", "fans": "番",
-    "Mahjong tournament": "麻将比赛", "Language": "语言", "Go": "确定", "Log out": "退出", "Log in": "登录", "refreshes every %(refresh)s s": "每 %(refresh)s 秒刷新",
+    "Mahjong tournament": "麻将比赛", "Language": "语言", "Go": "确定", "Log out": "退出", "Log in": "登录", "refreshes every %(refresh)s s": "每 %(refresh)s 秒刷新", "updates as hands arrive": "有新结果即更新",
     "Hands": "盘数", "finished": "已结束", "%(m)s min left": "剩余 %(m)s 分钟", "Box": "计分器", "last sync": "上次同步", "No tables in this session yet.": "本轮尚无桌次。",
     "Standings (CSV)": "排名（CSV）", "Every counted hand (CSV)": "全部计分牌局（CSV）", "EMA results sheet (CSV)": "EMA 成绩表（CSV）", "Standings (JSON)": "排名（JSON）",
     "Standings page (print it)": "排名页（可打印）", "Sessions": "轮次", "published": "已发布", "draft": "草稿", "Projector": "投影", "Table sheets": "桌签",
