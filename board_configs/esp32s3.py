@@ -24,6 +24,10 @@ KEYPAD = {
     "keymap": "123A456B789C*0#D",
     "debounce": 3,
 }
+# The board has a network: Wi-Fi station through MicroPython's network.WLAN(network.STA_IF) (the
+# ESP32-S3's own radio), as on the Pico W (firmware/net/radio.py Wlan). Name, password and server
+# address are set over the USB link, never here.
+NETWORK = {"driver": "wlan", "interface": "sta"}
 FONT = 16                          # firmware/ui/glyphs_16.py: 320x240 screens
 JOURNAL = "/journal"               # littlefs on the "vfs" partition
 SERIAL = "usb"                     # native USB CDC (sys.stdin / sys.stdout)

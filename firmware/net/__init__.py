@@ -64,6 +64,20 @@ class Net:
         return (self.radio.state, problem, p.last_push, p.unsynced())
 
 
+def radio_for(netcfg, s, network=None):
+    """The radio a board config's NETWORK names: "cyw43" (the Pico W) and "wlan" (an ESP32-S3)
+    are network.WLAN stations, "host" the machine's own network (the simulator, the unix port).
+    network: a stand-in for MicroPython's module (the tests)."""
+    driver = netcfg.get("driver")
+    if driver in ("cyw43", "wlan"):
+        from firmware.net.radio import Wlan
+        return Wlan(s["ssid"], s["password"], network)
+    if driver == "host":
+        from firmware.net.radio import HostRadio
+        return HostRadio()
+    raise ValueError("network driver " + str(driver))
+
+
 def start(dev, netcfg, root):
     """The Net of a booted Device: settings from flash (netcfg["server"], the simulator's and
     the tests' stand-in, wins), the radio the config names, the pusher and the fetcher.
@@ -82,13 +96,7 @@ def start(dev, netcfg, root):
     sockets = netcfg.get("sockets")
     if sockets is None:
         import socket as sockets
-    driver = netcfg.get("driver")
-    if driver in ("cyw43", "wlan"):
-        from firmware.net.radio import Wlan
-        radio = Wlan(s["ssid"], s["password"])
-    else:  # "host": the machine's own network
-        from firmware.net.radio import HostRadio
-        radio = HostRadio()
+    radio = radio_for(netcfg, s)
     from firmware.net.http import Resolver
     from firmware.net.push import Pusher
     resolver = Resolver(sockets)
