@@ -1,7 +1,7 @@
 # Redraw only what changed: a screen's parts (title bar, each visible line, hint) are drawn in
 # rows of the frame that no other part touches, so a frame that already holds the last screen
 # needs only the parts whose text differs redrawn, each after its rows are cleared as the full
-# draw clears them. The pixels are those of Renderer.draw (tests/drivers/test_partial_flush.py
+# draw clears them. The pixels are those of Renderer.draw (tests/render/test_partial_flush.py
 # holds them equal, screen after screen); a key that changes one line of a 3-line screen
 # draws one line's glyphs instead of some sixty.
 #

@@ -9,16 +9,17 @@ import os
 import sys
 import tempfile
 
-import emu_path  # noqa: F401  (tests/ and the framebuf stand-in on sys.path)
-from emulators.ssd1306_emu import SSD1306Emu
-
-from firmware.board.base import FramebufScreen
-from firmware.drivers.ssd1306 import SSD1306_I2C
-from firmware.ui.render import Renderer
-
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "drivers"))
+import emu_path  # noqa: F401,E402  (tests/ and the framebuf stand-in on sys.path)
+from emulators.ssd1306_emu import SSD1306Emu  # noqa: E402
+
+from firmware.board.base import FramebufScreen  # noqa: E402
+from firmware.drivers.ssd1306 import SSD1306_I2C  # noqa: E402
+from firmware.ui.render import Renderer  # noqa: E402
+
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(REPO, "tests", "render"))
+sys.path.insert(0, HERE)
 from render_samples import SCREENS  # noqa: E402
 
 MCR = {"rules": "mcr", "tournament": "T", "session": 1, "table": 1,
