@@ -72,6 +72,8 @@ class FramebufScreen:
         # the driver's buffer keeps the last screen: only the parts whose text changed are drawn
         # again, and the driver sends only the pages that changed
         self.partial = Partial(renderer)
+        if getattr(dev, "mono_vlsb", False):  # the driver's buffer is the panel's page layout
+            renderer.direct(dev, dev.buffer)
 
     def show(self, model, scroll=0):
         used = self.partial.draw(self.dev, model, scroll, -self.dy)

@@ -47,6 +47,8 @@ _REFRESH_EVERY = const(8)  # x 8 pages: each page sent whole at least every 64 s
 
 
 class SSD1306_I2C(framebuf.FrameBuffer):
+    mono_vlsb = True  # .buffer is MONO_VLSB: a renderer may write glyphs into it directly
+
     def __init__(self, i2c, width=128, height=64, addr=0x3C, external_vcc=False, col_offset=0):
         self.i2c = i2c
         self.addr = addr

@@ -24,7 +24,6 @@ class Partial:
         self._title = None
         self._lines = [None] * renderer.rows  # the text in each visible line's rows ("" for none)
         self._hint = None
-        self._blit = True  # the renderer's way to this frame, as its full draw chose it
         self.parts = 0  # parts drawn by the last draw() (the whole screen counts rows + 2)
 
     def forget(self):
@@ -43,7 +42,6 @@ class Partial:
         bar = (n, scroll) if n > rows else None
         if fb is not self._fb or y0 != self._y0 or bar != self._bar:
             used = r.draw(fb, model, scroll, y0)
-            self._blit = r._blit
             self._fb = fb
             self._y0 = y0
             self._bar = bar
@@ -54,7 +52,7 @@ class Partial:
             self._hint = hint
             self.parts = rows + 2
             return used
-        r._blit = self._blit
+        r.target(fb)
         col = r.colors
         width = r.width
         drawn = 0

@@ -38,6 +38,17 @@ except ImportError:  # CPython, CircuitPython: whoever runs the firmware there r
     framebuf = None
 
 
+# the native glyph writer where this build compiled it (firmware/ui/glyph_viper.py); not tried on
+# CPython, a port without a native emitter fails to compile it (SyntaxError), a .mpy for
+# another architecture will not load (ValueError)
+_gv = None
+if _MP:
+    try:
+        from firmware.ui import glyph_viper as _gv
+    except (ImportError, SyntaxError, ValueError):
+        _gv = None
+
+
 def use_framebuf(mod):
     """Register the framebuf of a port without MicroPython's built-in one (firmware/ui/framebuf_py.py:
     the simulator does on CPython, firmware/board/circuitpython.py on CircuitPython). Same pixels."""
@@ -185,6 +196,8 @@ class Renderer:
         self._pal = framebuf.FrameBuffer(self._palbuf, 2, 1, framebuf.RGB565)
         self.blit = blit
         self._blit = True
+        self._direct = None  # (fb, its MONO_VLSB buffer): see direct()
+        self._vb = None  # the buffer glyphs go straight into for the target being drawn, or None
         self._model = None
         self._scroll = 0
         self._band_h = 0
@@ -218,6 +231,17 @@ class Renderer:
         return w
 
     # ---- drawing ----
+    def direct(self, fb, buf):
+        """fb's pixels are MONO_VLSB in buf (the SSD1306 driver's frame): glyphs drawn into fb are
+        written into buf by the native glyph writer, where this build has it. Same pixels."""
+        self._direct = (fb, buf) if _gv is not None else None
+
+    def target(self, fb):
+        """Pick the way glyphs go to fb (draw() does; so does whoever calls _line itself)."""
+        self._blit = isinstance(fb, framebuf.FrameBuffer) if self.blit is None else self.blit
+        d = self._direct
+        self._vb = d[1] if d is not None and d[0] is fb and self._blit else None
+
     def draw(self, fb, model, scroll=0, y0=0, rows=0):
         """Draw model into fb. y0, rows: fb holds screen rows y0 .. y0+rows-1 (a band; rows=0:
         the whole screen). Returns the scroll offset used (clamped to what can scroll)."""
@@ -228,7 +252,7 @@ class Renderer:
         width = self.width
         h = rows or self.height
         y1 = y0 + h
-        self._blit = isinstance(fb, framebuf.FrameBuffer) if self.blit is None else self.blit
+        self.target(fb)
         fb.fill(col[BG])
         # title bar
         if y0 < self.title_h:
@@ -327,7 +351,12 @@ class Renderer:
         gh = font.height
         tofu = font.size
         blit = self._blit
-        if blit:
+        vb = self._vb
+        if vb is not None:
+            vw = self.width
+            vh = self.height
+            glyph = _gv.glyph
+        elif blit:
             pal = self._pal
             pal.pixel(0, 0, bg)
             pal.pixel(1, 0, fg)
@@ -367,7 +396,9 @@ class Renderer:
             if c != 32:
                 ink_end = x + w
             off = (offsets[g << 1] << 8) | offsets[(g << 1) + 1]
-            if blit:
+            if vb is not None:
+                glyph(vb, vw, vh, bm, off, w, gh, x, y, fg, bg)
+            elif blit:
                 if w > 8:
                     buf = buf2
                     cnt = gh << 1

@@ -122,6 +122,24 @@ def test_micropython_draws_identical_buffers(cpython_frames, micropython_dump):
     assert checked == len(SIZES) * len(SCREENS) * 3
 
 
+def test_native_glyphs_draw_what_blit_draws(cpython_frames, micropython_dump):
+    # firmware/ui/glyph_viper.py, compiled by the unix port's native emitter: the same frames as
+    # the blit, and no allocation per glyph either (the chip runs it for armv6m: tests/pico)
+    out, report = micropython_dump
+    checked = 0
+    for w, h, color in SIZES:
+        if color:
+            continue
+        assert report["native_%dx%d" % (w, h)] == "1", "the native glyph writer did not load on the unix port"
+        for name, _, _ in SCREENS:
+            mp = (out / ("%s_%dx%d_direct.bin" % (name, w, h))).read_bytes()
+            assert mp == cpython_frames[name, w, h, "blit"], (name, w, h)
+            checked += 1
+        short = int(report["alloc_direct_short_%dx%d" % (w, h)])
+        assert int(report["alloc_direct_long_%dx%d" % (w, h)]) == short and short <= 5 * 64, short
+    assert checked == len(SCREENS)
+
+
 def test_compat_framebuf_matches_micropython(micropython_dump):
     out, report = micropython_dump
     for fmt_name, _ in fb_ops.FORMATS:

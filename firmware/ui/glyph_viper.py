@@ -1,0 +1,41 @@
+# Native (viper) glyph writer: a glyph of the font tables (firmware/ui/glyphs_NN.py: rows of 1 or
+# 2 bytes, MSB first) straight into a MONO_VLSB frame buffer (the SSD1306's page layout: a byte
+# is 8 rows of one column). firmware/ui/render.py uses it for a target that says its buffer is
+# MONO_VLSB (Renderer.direct) where this module imports: on a board whose build compiles it with
+# mpy-cross -march (board_configs MPY_ARCH), frozen or as .mpy; the unix port compiles it from
+# source. Elsewhere (CPython, CircuitPython) its import fails and the glyph is copied into a
+# FrameBuffer and blitted, as before.
+#
+# Same pixels as that blit through the renderer's palette with the background as key: a set bit
+# of the glyph is a pixel of colour fg, a clear one leaves the frame as it is, pixels outside the
+# frame are skipped, and fg equal to the background draws nothing. tests/render/test_render.py
+# holds the frames equal on the unix port; the emulated Pico's screens (tests/pico) hold them
+# equal on the chip. One glyph costs a few microseconds instead of a Python loop and a blit.
+import micropython
+
+
+@micropython.viper
+def glyph(buf, bw: int, bh: int, bm, off: int, gw: int, gh: int, x: int, y: int, fg: int, bg: int):
+    if fg == bg:
+        return
+    d = ptr8(buf)
+    s = ptr8(bm)
+    stride = (gw + 7) >> 3
+    r = 0
+    while r < gh:
+        yy = y + r
+        if yy >= 0 and yy < bh:
+            row = (yy >> 3) * bw
+            bit = 1 << (yy & 7)
+            px = 0
+            while px < gw:
+                if s[off + (px >> 3)] & (0x80 >> (px & 7)):
+                    xx = x + px
+                    if xx >= 0 and xx < bw:
+                        if fg:
+                            d[row + xx] = d[row + xx] | bit
+                        else:
+                            d[row + xx] = d[row + xx] & (0xFF ^ bit)
+                px += 1
+        off += stride
+        r += 1
