@@ -39,3 +39,48 @@ def glyph(buf, bw: int, bh: int, bm, off: int, gw: int, gh: int, x: int, y: int,
                 px += 1
         off += stride
         r += 1
+
+
+@micropython.viper
+def measure(b, i: int, n: int, codes, ncodes: int, widths, tofu: int) -> int:
+    # Renderer._measure: the width of the UTF-8 bytes b[i:n], the glyph of each code point found as
+    # firmware/ui/render.py's _index finds it (ASCII 32..126 by place, else a binary search of
+    # CODES), a code point without one as wide as an empty box (tofu)
+    p = ptr8(b)
+    cp = ptr8(codes)
+    wp = ptr8(widths)
+    w = 0
+    while i < n:
+        c = int(p[i])
+        if c < 0x80:
+            i += 1
+        elif c < 0xE0:
+            c = ((c & 0x1F) << 6) | (int(p[i + 1]) & 0x3F)
+            i += 2
+        elif c < 0xF0:
+            c = ((c & 0x0F) << 12) | ((int(p[i + 1]) & 0x3F) << 6) | (int(p[i + 2]) & 0x3F)
+            i += 3
+        else:
+            c = 0xFFFD
+            i += 4
+        g = -1
+        if c >= 32 and c < 127:
+            g = c - 32
+        else:
+            lo = 0
+            hi = ncodes - 1
+            while lo <= hi:
+                mid = (lo + hi) >> 1
+                v = (int(cp[mid << 1]) << 8) | int(cp[(mid << 1) + 1])
+                if v < c:
+                    lo = mid + 1
+                elif v > c:
+                    hi = mid - 1
+                else:
+                    g = mid + 95
+                    break
+        if g >= 0:
+            w += int(wp[g])
+        else:
+            w += tofu
+    return w

@@ -210,6 +210,8 @@ class Renderer:
     def _measure(self, b, i, n):
         # width of the UTF-8 bytes b[i:n]
         font = self.font
+        if _gv is not None:
+            return _gv.measure(b, i, n, font.codes, font.ncodes, font.widths, font.size)
         widths = font.widths
         tofu = font.size
         w = 0

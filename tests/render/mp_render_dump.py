@@ -19,7 +19,7 @@ sys.path.append(HERE + "/../..")  # the repository root, for firmware.*
 
 import fb_ops  # noqa: E402
 from firmware.ui.render import Renderer  # noqa: E402
-from render_samples import SCREENS, SIZES  # noqa: E402
+from render_samples import SCREENS, SIZES, texts  # noqa: E402
 
 BAND = 16
 
@@ -72,6 +72,8 @@ def main(out):
                 r.draw(fb, model, scroll)
                 write("%s/%s_%dx%d_direct.bin" % (out, name, w, h), buf)
             report.append("native_%dx%d %d" % (w, h, 1 if r._vb is not None else 0))
+            for k, text in enumerate(texts()):  # widths: the native measure where it loaded
+                report.append("width_%d_%dx%d %d" % (k, w, h, r.text_width(text)))
             buf, fb = new_fb(w, h, color)
             r.direct(fb, buf)
             for label, text in (("short", "清"), ("long", "清一色一色三同顺 Full Flush")):

@@ -20,3 +20,15 @@ SCREENS = (
 )
 
 SIZES = ((128, 64, False), (320, 240, True))
+
+
+def texts():
+    """Every text of SCREENS, and some the screens do not have (a tab, two columns, a code point of
+    four UTF-8 bytes, none at all): for widths measured on both interpreters."""
+    out = []
+    for _, (title, lines, hint), _ in SCREENS:
+        out.append(title)
+        out.extend(lines)
+        out.append(hint)
+    out.extend(("\t", "a\x1eb", "\x01\x7f", "\U0001f600x", "\u00a7\u00a8\uffff", ""))
+    return out

@@ -15,7 +15,7 @@ MICROPYTHON = Path(sys.executable).parent / "micropython"
 sys.path.insert(0, str(HERE))
 
 import fb_ops  # noqa: E402
-from render_samples import SCREENS, SIZES  # noqa: E402
+from render_samples import SCREENS, SIZES, texts  # noqa: E402
 
 from firmware.ui.render import MONO, Renderer, colors565, load_font  # noqa: E402
 from simulator import framebuf_compat as fbc  # noqa: E402
@@ -138,6 +138,17 @@ def test_native_glyphs_draw_what_blit_draws(cpython_frames, micropython_dump):
         short = int(report["alloc_direct_short_%dx%d" % (w, h)])
         assert int(report["alloc_direct_long_%dx%d" % (w, h)]) == short and short <= 5 * 64, short
     assert checked == len(SCREENS)
+
+
+def test_native_measure_gives_the_widths_cpython_gives(micropython_dump):
+    _, report = micropython_dump
+    for w, h, color in SIZES:
+        if color:
+            continue
+        r = Renderer(w, h)
+        got = [int(report["width_%d_%dx%d" % (k, w, h)]) for k in range(len(texts()))]
+        assert got == [r.text_width(t) for t in texts()]
+        assert len(set(got)) > 10
 
 
 def test_compat_framebuf_matches_micropython(micropython_dump):
