@@ -354,10 +354,10 @@ class Renderer:
         tofu = font.size
         blit = self._blit
         vb = self._vb
-        if vb is not None:
-            vw = self.width
-            vh = self.height
-            glyph = _gv.glyph
+        ink_end = x  # the ellipsis follows the last glyph drawn that is not a space
+        if vb is not None:  # the whole run in native code (firmware/ui/glyph_viper.py): same pixels
+            ink_end = _gv.text(vb, self.width, self.height, b, i, n, x, y, stop, fg, bg, font)
+            i = n
         elif blit:
             pal = self._pal
             pal.pixel(0, 0, bg)
@@ -366,7 +366,6 @@ class Renderer:
             fbs = font.fbs
             buf1 = font.buf1
             buf2 = font.buf2
-        ink_end = x  # the ellipsis follows the last glyph drawn that is not a space
         while i < n:
             c = b[i]
             if c < 0x80:
@@ -398,9 +397,7 @@ class Renderer:
             if c != 32:
                 ink_end = x + w
             off = (offsets[g << 1] << 8) | offsets[(g << 1) + 1]
-            if vb is not None:
-                glyph(vb, vw, vh, bm, off, w, gh, x, y, fg, bg)
-            elif blit:
+            if blit:
                 if w > 8:
                     buf = buf2
                     cnt = gh << 1
