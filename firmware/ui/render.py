@@ -41,9 +41,10 @@ except ImportError:  # CPython, CircuitPython: whoever runs the firmware there r
 # the native glyph writer where this build compiled it (firmware/ui/glyph_viper.py); not tried on
 # CPython, a port without a native emitter fails to compile it (SyntaxError), a .mpy for
 # another architecture will not load (ValueError). Loaded from an .mpy file its ~4 KB of machine
-# code would sit in the heap (frozen, it stays in flash): there only with a heap to spare.
+# code would sit in the heap (frozen, it stays in flash), and the stock box has none to spare:
+# there the glyphs are blitted.
 _gv = None
-if _MP and (not globals().get("__file__", "").endswith(".mpy") or __import__("firmware.heap").heap.roomy()):
+if _MP and not globals().get("__file__", "").endswith(".mpy"):
     try:
         from firmware.ui import glyph_viper as _gv
     except (ImportError, SyntaxError, ValueError):
