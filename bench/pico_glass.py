@@ -1,7 +1,7 @@
 """Time to the glass on the emulated Pico, and tiles as fast as hands move (issue 21), part of
 `make bench-pico`:
 
-    .venv/bin/python bench/pico_glass.py [--only stock|frozen] [--script FILE] [--json F]
+    .venv/bin/python bench/pico_glass.py [--only stock|frozen] [--script FILE] [--json F] [--profile]
 
 1. Time to the glass: the shipped 16-hand MCR session (simulator/scenarios/mcr_session.txt)
    played on the box's own main.py (pico/player.py: keys on the modelled matrix, contacts that
@@ -17,6 +17,10 @@
    the dwell: two tiles in the field at once), with the reader's frame timings of the model. Read
    completely, each tile once, none missed, in <= 4 s; and the fastest pitch that still reads
    every tile. A tile held on the reader for 3 s is read once.
+--profile: the board's main.py with a probe that times each screen update's parts (the wait for
+the step that sees the input, the input's handling, the screen's model, its rendering, the bus),
+kept in a bytearray in SRAM and read by the harness (Pico.peek): where each screen's time goes.
+The probe's calls cost a little time and heap, so its figures are for the split, not the targets.
 The chip's own clock (125 MHz cycles): figures are deterministic; a real board is somewhat slower
 (flash reads cost what RAM reads cost here: no XIP cache misses).
 """
