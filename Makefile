@@ -28,7 +28,8 @@ endif
 MPY_FILES += $(MPY_DIR)/settle_stdio.mpy
 
 # The device application, the simulator's board and runner, for make mp-sim.
-FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard firmware/*.py firmware/*/*.py protocol/*.py)) \
+# firmware/ui/glyph_viper.py is native code like rules_min/mcr_viper.py: the unix port imports it from source
+FW_MPY := $(patsubst %.py,$(MPY_DIR)/%.mpy,$(filter-out firmware/ui/glyph_viper.py,$(wildcard firmware/*.py firmware/*/*.py protocol/*.py))) \
 	$(patsubst %.py,$(MPY_DIR)/%.mpy,$(wildcard simulator/__init__.py simulator/runner.py simulator/player.py simulator/parts.py simulator/virtual.py simulator/push.py \
 	board_configs/__init__.py board_configs/sim.py)) $(MPY_DIR)/sim_main.mpy
 SCRIPT ?= simulator/scenarios/mcr_session.txt

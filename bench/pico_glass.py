@@ -1,7 +1,7 @@
 """Time to the glass on the emulated Pico, and tiles as fast as hands move (issue 21), part of
 `make bench-pico`:
 
-    .venv/bin/python bench/pico_glass.py [--only stock|frozen] [--script FILE] [--json F]
+    .venv/bin/python bench/pico_glass.py [--only stock|frozen] [--script FILE] [--json F] [--profile]
 
 1. Time to the glass: the shipped 16-hand MCR session (simulator/scenarios/mcr_session.txt)
    played on the box's own main.py (pico/player.py: keys on the modelled matrix, contacts that
@@ -17,6 +17,10 @@
    the dwell: two tiles in the field at once), with the reader's frame timings of the model. Read
    completely, each tile once, none missed, in <= 4 s; and the fastest pitch that still reads
    every tile. A tile held on the reader for 3 s is read once.
+--profile: the board's main.py with a probe that times each screen update's parts (the wait for
+the step that sees the input, the input's handling, the screen's model, its rendering, the bus),
+kept in a bytearray in SRAM and read by the harness (Pico.peek): where each screen's time goes.
+The probe's calls cost a little time and heap, so its figures are for the split, not the targets.
 The chip's own clock (125 MHz cycles): figures are deterministic; a real board is somewhat slower
 (flash reads cost what RAM reads cost here: no XIP cache misses).
 """
@@ -63,6 +67,138 @@ def desktop_states(lines):
     return out
 
 
+# ---- where the time goes (--profile) ---------------------------------------------------------
+PROF_N = 300  # screen updates after an input kept (the 16-hand session has ~190 inputs; the stock
+# box's heap has room for little more)
+PROF_SLOTS = ("step", "input", "screen", "model", "render", "show")
+PROF_PARTS = ("wait", "input", "between", "model", "render", "bus")
+PROF_MAGIC = bytes((i * 53 + 7) & 255 for i in range(12))  # built on the chip too: no literal in RAM
+PROFILE_MAIN = """# bench/pico_glass.py --profile: the board's main.py loop, each screen update timed
+import time
+from firmware import main as M
+from firmware.drivers import ssd1306
+_P = bytearray(16 + 14 * %(n)d)
+for _i in range(12):
+    _P[_i] = (_i * 53 + 7) & 255
+_T = time.ticks_us
+_s = [0, 0, 0, 0, 0, 0]  # step start, input handled, screen(), model made, show (render done), bus done
+_c = [0]
+
+
+def _put(o, v):
+    v &= 0x3FFFFFFF
+    _P[o] = v & 255
+    _P[o + 1] = (v >> 8) & 255
+    _P[o + 2] = (v >> 16) & 255
+    _P[o + 3] = (v >> 24) & 255
+
+
+def _put2(o, a, b):
+    v = time.ticks_diff(b, a) // 10  # 10 us units
+    if v < 0 or v > 65535:
+        v = 65535
+    _P[o] = v & 255
+    _P[o + 1] = v >> 8
+
+
+D = M.Device
+_step, _key, _tag, _screen, _draw = D.step, D.key, D.read_tag, D.screen, D._draw
+_show = ssd1306.SSD1306_I2C.show
+
+
+def step(self):
+    _s[0] = _T()
+    _s[1] = _s[0]
+    return _step(self)
+
+
+def key(self, k):
+    r = _key(self, k)
+    _s[1] = _T()
+    return r
+
+
+def read_tag(self):
+    d = self.dirty
+    r = _tag(self)
+    if self.dirty and not d:
+        _s[1] = _T()
+    return r
+
+
+def screen(self):
+    _s[2] = _T()
+    r = _screen(self)
+    _s[3] = _T()
+    return r
+
+
+def show(self, full=False):
+    _s[4] = _T()
+    _show(self, full)
+    _s[5] = _T()
+
+
+def draw(self):
+    _s[4] = _s[5] = 0
+    _draw(self)
+    n = _c[0]
+    if n < %(n)d and _s[1] != _s[0] and _s[5]:  # an input in this step, and the screen went out
+        o = 16 + 14 * n
+        _put(o, _s[0])
+        for i in range(5):
+            _put2(o + 4 + 2 * i, _s[i], _s[i + 1])
+        _c[0] = n + 1
+        _put(12, n + 1)
+
+
+D.step, D.key, D.read_tag, D.screen, D._draw = step, key, read_tag, screen, draw
+ssd1306.SSD1306_I2C.show = show
+M.run()
+""" % {"n": PROF_N}
+
+
+def profile_records(p):
+    """The probe's records: [{slot: chip us (mod 2^30; 10 us steps after "step")}] in draw order."""
+    import struct
+    head = p.peek(PROF_MAGIC, 4)
+    if head is None:
+        raise SystemExit("the profile's records are not in SRAM: did main.py run?")
+    n = struct.unpack("<I", head)[0]
+    raw = p.peek(PROF_MAGIC, 4 + 14 * n)[4:]
+    out = []
+    for i in range(n):
+        v = struct.unpack_from("<I5H", raw, 14 * i)
+        t = [v[0]]
+        for dv in v[1:]:
+            t.append(t[-1] + 10 * dv)
+        out.append(dict(zip(PROF_SLOTS, t)))
+    return out
+
+
+def attribute(row, recs):
+    """Split an input's time to the glass with the probe's record of the update whose bus time
+    ended at the row's last byte: wait (contact to the step that saw it), input (the scan or the
+    reader's read, the app's handling), between (the reader's poll, the app's tick), model
+    (screen()), render (the renderer into the frame), bus (show(): the changed pages on I2C)."""
+    m = 1 << 30
+    end = int(round(row["end"] * 1000)) % m
+    best = None
+    for r in recs:
+        if abs((r["show"] - end + m // 2) % m - m // 2) < 1500:
+            best = r
+            break
+    if best is None:
+        return
+    t0 = int(round(row["t0"] * 1000)) % m
+
+    def d(a, b):
+        return round(((b - a) % m) / 1000.0, 2)
+    row["parts"] = {"wait": d(t0, best["step"]), "input": d(best["step"], best["input"]),
+                    "between": d(best["input"], best["screen"]), "model": d(best["screen"], best["model"]),
+                    "render": d(best["model"], best["render"]), "bus": d(best["render"], best["show"])}
+
+
 def first_burst_end(times, t0):
     """The last byte of the first screen update at or after t0 (bytes closer than BURST_GAP_MS
     are one update), or None."""
@@ -77,8 +213,9 @@ def first_burst_end(times, t0):
     return end
 
 
-def glass_run(lines, frozen, flash_timing=True):
-    """Every input of the script on the chip: [{kind, what, state, ms, in_flash}]."""
+def glass_run(lines, frozen, flash_timing=True, profile=False):
+    """Every input of the script on the chip: [{kind, what, state, ms, in_flash}] (profile: and
+    where its time went, "parts")."""
     from pico.harness import Pico
     from pico.player import ChipPlayer
     from pico.sim import box_firmware
@@ -86,6 +223,9 @@ def glass_run(lines, frozen, flash_timing=True):
     kw, files = box_firmware(frozen)
     states = desktop_states(lines)
     rows = []
+    if profile:
+        files = dict(files)
+        files["main.py"] = PROFILE_MAIN.encode()
     with Pico(flash_timing=flash_timing, **kw) as p:
         pl = ChipPlayer(p, files)
         sc = Script(pl.keymap, pl.ncols)
@@ -96,7 +236,10 @@ def glass_run(lines, frozen, flash_timing=True):
         pending = None
         shot = 0
         flash = []
+        recs = []
         for ev in evs[1:]:
+            if profile and ev[1] == "powercut":
+                recs += profile_records(p)  # the chip's RAM goes with the power
             pl.play([ev])
             name = ev[1]
             if name in ("down", "place"):
@@ -118,8 +261,12 @@ def glass_run(lines, frozen, flash_timing=True):
                 busy = [f for f in flash if f[1] <= t0 < f[2]]
                 rows.append({"kind": kind, "input": label, "state": state, "ms": round(end - t0, 2),
                              "first_byte_ms": round(first - t0, 2), "bytes": nbytes,
-                             "in_flash": busy[0][0] if busy else None})
+                             "in_flash": busy[0][0] if busy else None, "t0": t0, "end": end})
         emulated = p.ms
+        if profile:
+            recs += profile_records(p)
+            for r in rows:
+                attribute(r, recs)
     return rows, emulated
 
 
@@ -138,6 +285,11 @@ def summarize(rows):
                         "max_ms": max(v), "first_byte_p50_ms": pct([r["first_byte_ms"] for r in rs], 50),
                         "bus_p50_ms": pct([round(r["ms"] - r["first_byte_ms"], 2) for r in rs], 50),
                         "bytes_p50": pct([r["bytes"] for r in rs], 50)})
+        prof = [r["parts"] for r in rs if "parts" in r]
+        if prof:  # --profile: the p50 of each part, and the parts of the slowest input
+            screens[-1]["parts_p50_ms"] = {k: pct([x[k] for x in prof], 50) for k in prof[0]}
+            worst = max((r for r in rs if "parts" in r), key=lambda r: r["ms"])
+            screens[-1]["parts_of_max_ms"] = worst["parts"]
     during = [r for r in rows if r["kind"] == "key" and r["in_flash"]]
     return {
         "keys": len(keys), "key_p50_ms": pct(keys, 50) if keys else None, "key_p99_ms": pct(keys, 99) if keys else None,
@@ -255,6 +407,16 @@ def report(res):
                     L.append("   %-6s %-14s %5d %6.1fms %6.1fms %6.1fms   %8.1fms %6.1fms %6d" % (
                         s["input"], s["screen"], s["n"], s["p50_ms"], s["p99_ms"], s["max_ms"],
                         s["first_byte_p50_ms"], s["bus_p50_ms"], s["bytes_p50"]))
+                if any("parts_p50_ms" in s for s in g["screens"]):
+                    L.append("   where the time goes (--profile), p50 and [the slowest input] in ms: wait = contact to the "
+                             "step that scans it; input = scan/read + the app's handling; between = reader poll, "
+                             "tick; model = screen(); render; bus")
+                    L.append("   %-6s %-14s %s" % ("input", "screen", " ".join("%-13s" % k for k in PROF_PARTS)))
+                    for s in g["screens"]:
+                        if "parts_p50_ms" in s:
+                            a, b = s["parts_p50_ms"], s["parts_of_max_ms"]
+                            L.append("   %-6s %-14s %s" % (s["input"], s["screen"], " ".join(
+                                "%-13s" % ("%.1f [%.1f]" % (a[k], b[k])) for k in PROF_PARTS)))
             d = g["keys_during_flash"]
             L.append("   keys pressed while the flash was erasing or programming: %d%s" % (
                 len(d), (", latency " + ", ".join("%.0f ms (%s)" % (x["ms"], x["op"]) for x in d[:12])) if d else ""))
@@ -285,6 +447,9 @@ def main(argv=None):
     ap.add_argument("--script", default=SCRIPT)
     ap.add_argument("--no-max", action="store_true", help="skip the run with the flash's maximum times")
     ap.add_argument("--no-sweep", action="store_true")
+    ap.add_argument("--profile", action="store_true",
+                    help="time each screen update's parts on the chip (a probing main.py: the glass figures are "
+                         "then a little slower than the box's own)")
     ap.add_argument("--json", default=os.path.join(REPO, "build", "bench", "pico_glass.json"))
     a = ap.parse_args(argv)
     from pico.run import missing_firmware, node_modules_missing
@@ -298,7 +463,7 @@ def main(argv=None):
     for name, frozen in firmwares(a.only):
         r = res[name] = {}
         t = time.time()
-        rows, ms = glass_run(lines, frozen)
+        rows, ms = glass_run(lines, frozen, profile=a.profile)
         r["glass_typical"] = summarize(rows)
         r["glass_typical"]["wall_s"] = round(time.time() - t)
         if not a.no_max:

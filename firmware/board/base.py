@@ -64,13 +64,19 @@ class FramebufScreen:
     the panel's contrast down, where the driver has one."""
 
     def __init__(self, dev, renderer):
+        from firmware.ui.partial import Partial
         self.dev = dev
         self.r = renderer
         self.rows = renderer.rows
         self.dy = 0
+        # the driver's buffer keeps the last screen: only the parts whose text changed are drawn
+        # again, and the driver sends only the pages that changed
+        self.partial = Partial(renderer)
+        if getattr(dev, "mono_vlsb", False):  # the driver's buffer is the panel's page layout
+            renderer.direct(dev, dev.buffer)
 
     def show(self, model, scroll=0):
-        used = self.r.draw(self.dev, model, scroll, -self.dy) if self.dy else self.r.draw(self.dev, model, scroll)
+        used = self.partial.draw(self.dev, model, scroll, -self.dy)
         self.dev.show()
         return used
 

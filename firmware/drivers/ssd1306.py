@@ -7,13 +7,16 @@
 # MONO_VLSB is the controller's own RAM layout (a byte is 8 pixels of one column, a page is 8
 # rows), so show() sends the buffer untouched: in page addressing mode, per page one command
 # transaction (page, column) and one data transaction. The I2C vector, the command bytes and
-# the page views are made once; show() allocates nothing.
+# the page views are made once; show() allocates only the view of a page's changed columns.
 #
-# Only the pages that changed since the last show() go on the bus (a copy of what the panel holds
-# is kept: 1 KiB): at 400 kHz, the SSD1306's fast-mode I2C, a page is ~3 ms and the whole frame
-# ~24 ms, so a key that changes one line of a screen reaches the glass in a third of the time.
-# show(full=True) sends every page (after the panel may have lost its RAM); so does every
-# _FULL_EVERY-th show, in case a glitch on the bus left a page wrong.
+# Only what changed since the last show() goes on the bus (a copy of what the panel holds is
+# kept: 1 KiB): of each page that changed, the columns from its first changed byte to its last
+# (the page's column start address, datasheet §10.1.1-2, then the data). At 400 kHz, the
+# SSD1306's fast-mode I2C, a whole page is ~3 ms and the whole frame ~24 ms; a tile added to a
+# line of tiles changes a dozen columns of two or three pages. show(full=True) sends every page
+# whole (after the panel may have lost its RAM); every _REFRESH_EVERY-th show also sends one more
+# page whole, round the pages in turn, in case a glitch on the bus left a byte wrong (each page
+# within 64 shows, and never the whole frame's 24 ms on top of one show).
 #
 # Burn-in: dim() lowers the contrast; shift(rows) moves the picture with the display start line
 # (40h-7Fh, datasheet §10.1.6), in the panel, without sending the frame again.
@@ -40,10 +43,12 @@ _SET_PAGE = const(0xB0)
 _PAGE_ADDRESSING = const(0x02)
 _CTRL_CMD = const(0x00)  # Co = 0, D/C = 0: the rest of the transaction is commands
 _CTRL_DATA = const(0x40)  # Co = 0, D/C = 1: the rest is display RAM data
-_FULL_EVERY = const(64)
+_REFRESH_EVERY = const(8)  # x 8 pages: each page sent whole at least every 64 shows
 
 
 class SSD1306_I2C(framebuf.FrameBuffer):
+    mono_vlsb = True  # .buffer is MONO_VLSB: a renderer may write glyphs into it directly
+
     def __init__(self, i2c, width=128, height=64, addr=0x3C, external_vcc=False, col_offset=0):
         self.i2c = i2c
         self.addr = addr
@@ -59,6 +64,8 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         sv = memoryview(self._sent)
         self._sent_views = tuple(sv[p * width:(p + 1) * width] for p in range(self.pages))
         self._shows = 0
+        self._next = 0  # the page the next refresh sends whole
+        self._col0 = col_offset
         self._vec = [bytes((_CTRL_DATA,)), None]  # writevto: control byte, then the page
         self._pc = bytearray((_CTRL_CMD, _SET_PAGE, col_offset & 0x0F, 0x10 | col_offset >> 4))
         self._c2 = bytearray((_CTRL_CMD, 0))
@@ -127,17 +134,30 @@ class SSD1306_I2C(framebuf.FrameBuffer):
     def show(self, full=False):
         pc = self._pc
         vec = self._vec
+        w = self.width
         self._shows += 1
-        if self._shows >= _FULL_EVERY:
+        whole = -1  # a page sent whole this time (the refresh)
+        if self._shows >= _REFRESH_EVERY:
             self._shows = 0
-            full = True
+            whole = self._next
+            self._next = (whole + 1) % self.pages
         for p in range(self.pages):
             page = self._page_views[p]
             sent = self._sent_views[p]
-            if not full and page == sent:
-                continue
+            c0 = 0
+            c1 = w
+            if not full and p != whole:
+                if page == sent:
+                    continue
+                while page[c0] == sent[c0]:  # a changed page: from its first changed column
+                    c0 += 1
+                while page[c1 - 1] == sent[c1 - 1]:  # to its last
+                    c1 -= 1
+            c = self._col0 + c0
             pc[1] = _SET_PAGE | p
+            pc[2] = c & 0x0F
+            pc[3] = 0x10 | c >> 4
             self.i2c.writeto(self.addr, pc)
-            vec[1] = page
+            vec[1] = page if c1 - c0 == w else page[c0:c1]
             self.i2c.writevto(self.addr, vec)
             sent[:] = page

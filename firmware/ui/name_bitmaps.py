@@ -22,6 +22,8 @@ _kept = [None] * _SEATS   # by chair: (width, height, baseline, rows bytearray, 
 def clear():
     for i in range(_SEATS):
         _kept[i] = None
+    from firmware.ui import render
+    render.use_names(None)   # no drawn names: the native glyph writer may draw every run
 
 
 def keep(chair, text):

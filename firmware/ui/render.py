@@ -42,9 +42,23 @@ _names = None  # firmware/ui/name_bitmaps.py, once a session has a name its font
 
 
 def use_names(mod):
-    """Draw the characters firmware/ui/name_bitmaps.py stands names by (issue 18.6)."""
+    """Draw the characters firmware/ui/name_bitmaps.py stands names by (issue 18.6); None: the
+    session has none."""
     global _names
     _names = mod
+
+
+# the native glyph writer where this build compiled it (firmware/ui/glyph_viper.py); not tried on
+# CPython, a port without a native emitter fails to compile it (SyntaxError), a .mpy for
+# another architecture will not load (ValueError). Loaded from an .mpy file its ~4 KB of machine
+# code would sit in the heap (frozen, it stays in flash), and the stock box has none to spare:
+# there the glyphs are blitted.
+_gv = None
+if _MP and not globals().get("__file__", "").endswith(".mpy"):
+    try:
+        from firmware.ui import glyph_viper as _gv
+    except (ImportError, SyntaxError, ValueError):
+        _gv = None
 
 
 def use_framebuf(mod):
@@ -194,6 +208,8 @@ class Renderer:
         self._pal = framebuf.FrameBuffer(self._palbuf, 2, 1, framebuf.RGB565)
         self.blit = blit
         self._blit = True
+        self._direct = None  # (fb, its MONO_VLSB buffer): see direct()
+        self._vb = None  # the buffer glyphs go straight into for the target being drawn, or None
         self._model = None
         self._scroll = 0
         self._band_h = 0
@@ -206,6 +222,8 @@ class Renderer:
     def _measure(self, b, i, n):
         # width of the UTF-8 bytes b[i:n]
         font = self.font
+        if _gv is not None and _names is None:  # the native code knows no drawn names
+            return _gv.measure(b, i, n, font.codes, font.ncodes, font.widths, font.size)
         widths = font.widths
         tofu = font.size
         w = 0
@@ -227,6 +245,17 @@ class Renderer:
         return w
 
     # ---- drawing ----
+    def direct(self, fb, buf):
+        """fb's pixels are MONO_VLSB in buf (the SSD1306 driver's frame): glyphs drawn into fb are
+        written into buf by the native glyph writer, where this build has it. Same pixels."""
+        self._direct = (fb, buf) if _gv is not None else None
+
+    def target(self, fb):
+        """Pick the way glyphs go to fb (draw() does; so does whoever calls _line itself)."""
+        self._blit = isinstance(fb, framebuf.FrameBuffer) if self.blit is None else self.blit
+        d = self._direct
+        self._vb = d[1] if d is not None and d[0] is fb and self._blit else None
+
     def draw(self, fb, model, scroll=0, y0=0, rows=0):
         """Draw model into fb. y0, rows: fb holds screen rows y0 .. y0+rows-1 (a band; rows=0:
         the whole screen). Returns the scroll offset used (clamped to what can scroll)."""
@@ -237,7 +266,7 @@ class Renderer:
         width = self.width
         h = rows or self.height
         y1 = y0 + h
-        self._blit = isinstance(fb, framebuf.FrameBuffer) if self.blit is None else self.blit
+        self.target(fb)
         fb.fill(col[BG])
         # title bar
         if y0 < self.title_h:
@@ -336,7 +365,14 @@ class Renderer:
         gh = font.height
         tofu = font.size
         blit = self._blit
-        if blit:
+        vb = self._vb
+        ink_end = x  # the ellipsis follows the last glyph drawn that is not a space
+        if vb is not None and _names is None:
+            # the whole run in native code (firmware/ui/glyph_viper.py): same pixels; a session
+            # with names drawn by the server (issue 18.6) draws its text here in Python
+            ink_end = _gv.text(vb, self.width, self.height, b, i, n, x, y, stop, fg, bg, font)
+            i = n
+        elif blit:
             pal = self._pal
             pal.pixel(0, 0, bg)
             pal.pixel(1, 0, fg)
@@ -344,7 +380,6 @@ class Renderer:
             fbs = font.fbs
             buf1 = font.buf1
             buf2 = font.buf2
-        ink_end = x  # the ellipsis follows the last glyph drawn that is not a space
         while i < n:
             c = b[i]
             if c < 0x80:

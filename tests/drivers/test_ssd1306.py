@@ -164,3 +164,31 @@ def test_show_allocates_nothing_on_micropython():
         gc.enable()
     print("SSD1306 show: %d bytes allocated over 10 frames" % (after - before))
     assert after - before < 100
+
+
+def test_show_sends_the_changed_columns_of_a_page():
+    emu, oled = make()
+    scene(oled)
+    oled.show()
+    d = emu.data_bytes
+    oled.pixel(50, 17, 1 - oled.pixel(50, 17))  # page 2, column 50
+    oled.show()
+    assert emu.data_bytes - d == 1 and mismatches(emu, oled) == 0
+    d = emu.data_bytes
+    oled.pixel(10, 30, 1 - oled.pixel(10, 30))  # page 3, columns 10 and 100: 91 columns
+    oled.pixel(100, 25, 1 - oled.pixel(100, 25))
+    oled.show()
+    assert emu.data_bytes - d == 91 and mismatches(emu, oled) == 0
+
+
+def test_the_refresh_sends_one_page_whole_not_the_frame():
+    emu, oled = make()
+    scene(oled)
+    oled.show()
+    most = 0
+    for i in range(64):
+        d = emu.data_bytes
+        oled.pixel(i, 0, 1 - oled.pixel(i, 0))  # one byte of page 0 each time
+        oled.show()
+        most = max(most, emu.data_bytes - d)
+    assert most <= 128 + 1  # at most a page whole and the changed byte

@@ -36,8 +36,8 @@ def test_pico_build_has_the_boards_modules_as_bytecode_mpy(pico):
     assert not [f for f in files if f.endswith(".py") and f != "main.py"]
     for p in fs.rglob("*.mpy"):
         h = firmware_build.mpy_header(str(p))
-        # bytecode, except the module that asks for native code: ARMv6-M (mpy arch 4) for the RP2040
-        arch = 4 if p.name == "mcr_viper.mpy" else 0
+        # bytecode, except the modules that ask for native code: ARMv6-M (mpy arch 4) for the RP2040
+        arch = 4 if p.name in ("mcr_viper.mpy", "glyph_viper.mpy") else 0
         assert (h["version"], h["arch"], h["small_int_bits"]) == (6, arch, 31), (p, h)
     assert firmware_build.needs_native(str(REPO / "rules_min" / "mcr_viper.py"))
     assert not firmware_build.needs_native(str(REPO / "rules_min" / "mcr_shapes.py"))  # names it in a comment

@@ -1,7 +1,7 @@
 # The MicroPython half of tests/render/test_render.py: draws the sample screens with the real
 # framebuf module and writes each frame buffer to OUTDIR, for pytest to compare with CPython's.
 #   micropython -X heapsize=4M tests/render/mp_render_dump.py OUTDIR
-# Files: <screen>_<w>x<h>_<blit|runs|bands>.bin, ops_<format>_<seed>.bin (fb_ops), and
+# Files: <screen>_<w>x<h>_<blit|runs|bands|direct>.bin (direct: mono only, the native glyph writer), ops_<format>_<seed>.bin (fb_ops), and
 # report.txt: one "key value" line per measurement.
 import gc
 import sys
@@ -19,7 +19,7 @@ sys.path.append(HERE + "/../..")  # the repository root, for firmware.*
 
 import fb_ops  # noqa: E402
 from firmware.ui.render import Renderer  # noqa: E402
-from render_samples import SCREENS, SIZES  # noqa: E402
+from render_samples import SCREENS, SIZES, texts  # noqa: E402
 
 BAND = 16
 
@@ -64,6 +64,26 @@ def main(out):
                 used = r.draw(fb, model, scroll)
                 report.append("scroll_%s_%dx%d %d" % (name, w, h, used))
                 write("%s/%s_%dx%d_%s.bin" % (out, name, w, h, "blit" if blit else "runs"), buf)
+        if not color:  # glyphs written straight into the MONO_VLSB buffer (firmware/ui/glyph_viper.py)
+            r = Renderer(w, h)
+            for name, model, scroll in SCREENS:
+                buf, fb = new_fb(w, h, color)
+                r.direct(fb, buf)
+                r.draw(fb, model, scroll)
+                write("%s/%s_%dx%d_direct.bin" % (out, name, w, h), buf)
+            report.append("native_%dx%d %d" % (w, h, 1 if r._vb is not None else 0))
+            for k, text in enumerate(texts()):  # widths: the native measure where it loaded
+                report.append("width_%d_%dx%d %d" % (k, w, h, r.text_width(text)))
+            buf, fb = new_fb(w, h, color)
+            r.direct(fb, buf)
+            for label, text in (("short", "清"), ("long", "清一色一色三同顺 Full Flush")):
+                model = (text, [text, text + "\t24", text], text)
+                r.draw(fb, model)
+                gc.collect()
+                a = gc.mem_alloc()
+                for _ in range(5):
+                    r.draw(fb, model)
+                report.append("alloc_direct_%s_%dx%d %d" % (label, w, h, (gc.mem_alloc() - a) // 5))
         r = Renderer(w, h, color=color)
         report.append("rows_%dx%d %d" % (w, h, r.rows))
         for name, model, scroll in SCREENS:

@@ -17,6 +17,19 @@ SCREENS = (
                   "1m2m3m 4p5p6p 7s8s9s EE\t+1024", "not in the font: 麒麟 ★"],
                  "A胡 B杠 C罚 D更多 #确认 *返回 警告 错和 诈和"), 0),
     ("empty", ("", [], ""), 5),
+    ("tofu", ("麒麟 ★ 不在字库", ["★麒\t1", "a 麟 b 😀", "★★★★★★★★★★★★★★"], "★ #"), 0),  # boxes, cut short too
 )
 
 SIZES = ((128, 64, False), (320, 240, True))
+
+
+def texts():
+    """Every text of SCREENS, and some the screens do not have (a tab, two columns, a code point of
+    four UTF-8 bytes, none at all): for widths measured on both interpreters."""
+    out = []
+    for _, (title, lines, hint), _ in SCREENS:
+        out.append(title)
+        out.extend(lines)
+        out.append(hint)
+    out.extend(("\t", "a\x1eb", "\x01\x7f", "\U0001f600x", "\u00a7\u00a8\uffff", ""))
+    return out

@@ -15,7 +15,7 @@ MICROPYTHON = Path(sys.executable).parent / "micropython"
 sys.path.insert(0, str(HERE))
 
 import fb_ops  # noqa: E402
-from render_samples import SCREENS, SIZES  # noqa: E402
+from render_samples import SCREENS, SIZES, texts  # noqa: E402
 
 from firmware.ui.render import MONO, Renderer, colors565, load_font  # noqa: E402
 from simulator import framebuf_compat as fbc  # noqa: E402
@@ -120,6 +120,35 @@ def test_micropython_draws_identical_buffers(cpython_frames, micropython_dump):
             _, _, used = render(w, h, color, model, scroll)
             assert int(report["scroll_%s_%dx%d" % (name, w, h)]) == used
     assert checked == len(SIZES) * len(SCREENS) * 3
+
+
+def test_native_glyphs_draw_what_blit_draws(cpython_frames, micropython_dump):
+    # firmware/ui/glyph_viper.py, compiled by the unix port's native emitter: the same frames as
+    # the blit, and no allocation per glyph either (the chip runs it for armv6m: tests/pico)
+    out, report = micropython_dump
+    checked = 0
+    for w, h, color in SIZES:
+        if color:
+            continue
+        assert report["native_%dx%d" % (w, h)] == "1", "the native glyph writer did not load on the unix port"
+        for name, _, _ in SCREENS:
+            mp = (out / ("%s_%dx%d_direct.bin" % (name, w, h))).read_bytes()
+            assert mp == cpython_frames[name, w, h, "blit"], (name, w, h)
+            checked += 1
+        short = int(report["alloc_direct_short_%dx%d" % (w, h)])
+        assert int(report["alloc_direct_long_%dx%d" % (w, h)]) == short and short <= 5 * 64, short
+    assert checked == len(SCREENS)
+
+
+def test_native_measure_gives_the_widths_cpython_gives(micropython_dump):
+    _, report = micropython_dump
+    for w, h, color in SIZES:
+        if color:
+            continue
+        r = Renderer(w, h)
+        got = [int(report["width_%d_%dx%d" % (k, w, h)]) for k in range(len(texts()))]
+        assert got == [r.text_width(t) for t in texts()]
+        assert len(set(got)) > 10
 
 
 def test_compat_framebuf_matches_micropython(micropython_dump):
