@@ -163,11 +163,15 @@ def test_event_day(day):
             just synced), which aborts the navigation: then go again."""
             for attempt in range(3):
                 try:
-                    return s.goto(address)
+                    s.goto(address)
                 except playwright.Error as e:
                     if "ERR_ABORTED" not in str(e) or attempt == 2:
                         raise
-                    page.wait_for_load_state()
+                # the reload can also win without an error: the old page is on screen again
+                if page.url == address:
+                    return
+                page.wait_for_load_state()
+            assert page.url == address, (page.url, address)
 
         login(s, url, "ref", PASSWORD)
 
