@@ -29,7 +29,6 @@ DEFAULT = {  # the build each runs on by default (None: only with PICO_FULL=1)
     "sichuan_kongs_chajiao": None,
     "mcr_session": None,
     "survival_bust": None,   # ~90 s on the chip; the unix port and the desktop play it in make test
-    "survival_bust": None,  # new in main at the end of shift 3: not yet played on the chip
     "mcr_names": None,      # ~220 s on the chip (bench/pico_heap.py plays it: journal as the desktop's)
     "mcr_drawn_names": None,   # mcr_names with names the server drew: as long (bench/pico_heap.py plays it)
 }
