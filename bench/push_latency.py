@@ -231,6 +231,24 @@ def received(db, boxes):
     return out
 
 
+def report(res, path=None):
+    """The figures on stdout, and in the JSON file path too when one is given."""
+    print(json.dumps(res, indent=1))
+    if path:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path, "w") as f:
+            json.dump(res, f, indent=1)
+
+
+def stop(proc):
+    """The served server (start): SIGINT, its quick shutdown; killed if it lingers."""
+    proc.send_signal(2)
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 def pct(xs, p):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
@@ -334,17 +352,9 @@ def main(argv=None):
                "viewer_slowest_poll_ms": viewers["slowest_ms"], "projector_reloads": len(log),
                "server_cpu_cores_polls_only": round(idle_cores, 3), "server_cpu_cores_pushes_and_polls": round(busy_cores, 3),
                "push_throughput_records_per_s": round(held / a.flood, 1), "flood_unsynced_after": unsynced}
-        print(json.dumps(res, indent=1))
-        if a.json:
-            os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)
-            with open(a.json, "w") as f:
-                json.dump(res, f, indent=1)
+        report(res, a.json)
     finally:
-        proc.send_signal(2)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ far add up). Split into the push (confirmation to the server's received_at) and 
 rest). With `--viewers N`, N pollers of /t/<id>/live load the server as the live pages do.
 """
 import argparse
-import json
 import multiprocessing
 import os
 import random
@@ -139,17 +138,9 @@ def main(argv=None):
                "push_median_s": round(statistics.median(push), 3), "push_p99_s": round(pl.pct(push, 99), 3),
                "stored_to_page_median_s": round(statistics.median(page), 3), "stored_to_page_p99_s": round(pl.pct(page, 99), 3),
                "server_cpu_cores": round(cores, 3)}
-        print(json.dumps(res, indent=1))
-        if a.json:
-            os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)
-            with open(a.json, "w") as f:
-                json.dump(res, f, indent=1)
+        pl.report(res, a.json)
     finally:
-        proc.send_signal(2)
-        try:
-            proc.wait(15)
-        except Exception:
-            proc.kill()
+        pl.stop(proc)
 
 
 if __name__ == "__main__":
