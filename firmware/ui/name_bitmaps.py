@@ -88,20 +88,6 @@ def draw(font, fb, cp, x, y, room, fg, pal, key):
     if pal is not None and nfb is not None and room >= w:
         fb.blit(nfb, x, y, key, pal)
         return
-    if room < w:
-        w = room
-    stride = (k[0] + 7) >> 3
-    off = 0
-    for r in range(h):
-        run = -1
-        for px in range(w):
-            if rows[off + (px >> 3)] & (0x80 >> (px & 7)):
-                if run < 0:
-                    run = px
-            elif run >= 0:
-                fb.hline(x + run, y + r, px - run, fg)
-                run = -1
-        if run >= 0:
-            fb.hline(x + run, y + r, w - run, fg)
-        off += stride
+    from firmware.ui.render import hline_rows
+    hline_rows(fb, rows, 0, (w + 7) >> 3, min(w, room), h, x, y, fg)
 

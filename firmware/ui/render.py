@@ -161,6 +161,23 @@ def load_font(size):
     return Font(mod)
 
 
+def hline_rows(fb, bits, off, stride, w, h, x, y, fg):
+    """Draw w x h MONO_HLSB pixels (bits[off:], stride bytes a row) into fb at x, y as runs of
+    hline(): for a target that cannot blit (a glyph, a name drawn by the server)."""
+    for r in range(h):
+        run = -1
+        for px in range(w):
+            if bits[off + (px >> 3)] & (0x80 >> (px & 7)):
+                if run < 0:
+                    run = px
+            elif run >= 0:
+                fb.hline(x + run, y + r, px - run, fg)
+                run = -1
+        if run >= 0:
+            fb.hline(x + run, y + r, w - run, fg)
+        off += stride
+
+
 def _utf8(s):
     # the str's UTF-8 bytes: MicroPython lends them without a copy
     return memoryview(s) if _MP else s.encode()
@@ -431,19 +448,7 @@ class Renderer:
                     buf[k] = bm[off + k]
                 fb.blit(fbs[w], x, y, key, pal)
             else:
-                stride = (w + 7) >> 3
-                for r in range(gh):
-                    run = -1
-                    for px in range(w):
-                        if bm[off + (px >> 3)] & (0x80 >> (px & 7)):
-                            if run < 0:
-                                run = px
-                        elif run >= 0:
-                            fb.hline(x + run, y + r, px - run, fg)
-                            run = -1
-                    if run >= 0:
-                        fb.hline(x + run, y + r, w - run, fg)
-                    off += stride
+                hline_rows(fb, bm, off, (w + 7) >> 3, w, gh, x, y, fg)
             x += w
         if ell:
             d = self.dot
