@@ -147,7 +147,7 @@ bench-frozen: sim-mpy unix-frozen
 # Scoring and commit on the emulated Pico (bench/pico_score.py): the stock UF2 with the .mpy files,
 # and the frozen UF2 when `make pico-uf2` has built it; then time to the glass per screen, swept
 # hands and keys during flash writes with the flash's typical and maximum times
-# (bench/pico_glass.py). Also scoring over the independent corpus by shape (bench/pico_score_shapes.py)
+# (bench/pico_glass.py), a key tapped during a sector erase (bench/pico_erase_key.py). Also scoring over the independent corpus by shape (bench/pico_score_shapes.py)
 # and a 144-tile set written and audited through the box with the tag tool (bench/pico_enroll.py).
 # ~40 min of emulation on a busy machine.
 .PHONY: bench-pico
@@ -156,6 +156,7 @@ bench-pico: venv pico-deps firmware
 	nice $(BIN)/python bench/pico_score_shapes.py
 	nice $(BIN)/python bench/pico_enroll.py
 	nice $(BIN)/python bench/pico_glass.py
+	nice $(BIN)/python bench/pico_erase_key.py
 
 # The box online (issue 20): confirmation-to-projector latency with 50 boxes pushing at once and
 # 300 viewers on the live pages, push throughput (bench/push_latency.py); heap and loop time of the

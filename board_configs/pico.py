@@ -23,6 +23,8 @@ KEYPAD = {
     "debounce": 3,                 # scans a release must hold (5 ms apart: > the <= 5 ms bounce)
     "eager": True,                 # a press counts at its first scan (firmware/drivers/keypad.py)
     "settle_us": 10,               # the columns' recovery through the 80 kOhm pull-ups: ~4 us
+    "scanner": "pio",              # PIO0's state machine 0 scans (firmware/drivers/keypad_pio.py):
+    "pio_sm": 0,                   # a key pressed while the flash erases is not lost
 }
 FONT = 12                          # firmware/ui/glyphs_12.py: 128x64 screens
 JOURNAL = "/journal"               # littlefs on the Pico's 1.4 MB flash filesystem

@@ -61,6 +61,8 @@ def sources(cfg):
             continue  # the network code only where the board has a network
         out.append((src, src[:-3]))
     drivers = {"__init__.py", "keypad.py", cfg.READER["driver"] + ".py"}
+    if cfg.KEYPAD.get("scanner") == "pio":
+        drivers.add("keypad_pio.py")
     if not cfg.DISPLAY["driver"].startswith("displayio"):
         drivers.add(cfg.DISPLAY["driver"] + ".py")
     for name in sorted(drivers):

@@ -53,7 +53,8 @@ def build(cfg, mods=None):
     plat = cfg.PLATFORM
     if plat == "micropython":
         from firmware.board.micropython import build_mp
-        return build_mp(cfg, _mod(mods, "machine"))
+        rp2 = _mod(mods, "_rp2") if cfg.KEYPAD.get("scanner") == "pio" else None
+        return build_mp(cfg, _mod(mods, "machine"), rp2)
     if plat == "circuitpython":
         from firmware.board.circuitpython import build_cp
         return build_cp(cfg, mods)

@@ -4,7 +4,8 @@
 from firmware.board.base import BandedScreen, FramebufScreen, Hardware, _matrix, _renderer
 
 
-def build_mp(cfg, machine):
+def build_mp(cfg, machine, rp2=None):
+    # rp2: the port's built-in _rp2 module (its StateMachine), for a keypad the PIO scans
     Pin = machine.Pin
     buses = {}
 
@@ -27,11 +28,22 @@ def build_mp(cfg, machine):
             buses[key] = machine.SPI(c["spi_id"], **kw)
         return buses[key]
 
-    # keypad: rows open-drain outputs, columns inputs with pull-ups
+    # keypad: rows open-drain outputs, columns inputs with pull-ups; on the RP2040 a PIO state
+    # machine drives the rows and reads the columns (firmware/drivers/keypad_pio.py)
     k = cfg.KEYPAD
-    rows = [Pin(n, Pin.OPEN_DRAIN, value=1) for n in k["rows"]]
     cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in k["cols"]]
-    keys = _matrix(k, rows, cols)
+    if k.get("scanner") == "pio":
+        # no pull on the rows: the RP2040's pads come out of reset with pull-downs on, which
+        # against a column's pull-up through a pressed key leave the line mid-rail
+        for n in k["rows"]:
+            Pin(n, Pin.IN, None)
+        from firmware.board.base import MatrixKeys
+        from firmware.drivers.keypad_pio import PioKeypad
+        keys = MatrixKeys(PioKeypad(rp2.StateMachine, k.get("pio_sm", 0), k["rows"], k["cols"], k["keymap"],
+                                    Pin=Pin, debounce=k.get("debounce", 3), eager=k.get("eager", False)))
+    else:
+        rows = [Pin(n, Pin.OPEN_DRAIN, value=1) for n in k["rows"]]
+        keys = _matrix(k, rows, cols)
 
     d = cfg.DISPLAY
     if d["driver"] == "ssd1306":

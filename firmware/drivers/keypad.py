@@ -65,8 +65,6 @@ class Keypad:
         if debounce < 1 or debounce > 255:
             raise ValueError("keypad: debounce must be 1..255 scans")
         self.keymap = bytes(keymap)  # row-major: keymap[row * ncols + col]
-        self._rows = tuple(_setter(p) for p in rows)
-        self._cols = tuple(_setter(p) for p in cols)
         self._nr = nr
         self._nc = nc
         self._n = debounce
@@ -82,6 +80,11 @@ class Keypad:
         self._ghosting = False
         self.ghost_scans = 0
         self.overflows = 0
+        self._pins(rows, cols)
+
+    def _pins(self, rows, cols):
+        self._rows = tuple(_setter(p) for p in rows)
+        self._cols = tuple(_setter(p) for p in cols)
         for r in self._rows:
             r(1)
 
@@ -129,6 +132,10 @@ class Keypad:
 
     def scan(self):
         """One pass over the matrix; returns the number of events waiting."""
+        self._read()
+        return self._update()
+
+    def _read(self):
         rows = self._rows
         cols = self._cols
         raw = self._raw
@@ -144,6 +151,11 @@ class Keypad:
                     m |= 1 << c
             rows[r](1)
             raw[r] = m
+
+    def _update(self):
+        """The debounce and ghost rules applied to one scan's reading (self._raw)."""
+        raw = self._raw
+        nc = self._nc
         count = self._count
         if self._ghosted():
             self.ghost_scans += 1

@@ -38,6 +38,9 @@ export const FLASH_SIZE = 2 * 1024 * 1024; // the Pico's W25Q16JV
 export const FS_OFFSET = 0xa0000; // MicroPython rp2: littlefs from here to the end of flash
 const CYCLE_NS = 1e9 / 125e6;
 const SPIN_READS = 200;
+const PIO_CLOCKED_DIV = 256; // a divided PIO clock under ~490 kHz steps with the emulated clock
+const PIO_CTRL = 0x000; // the block's CTRL register: machines enabled
+const SYS_NS = 8; // the system clock, 125 MHz
 const PIO_BURST = 1000; // PIO steps per access to the block (see the constructor)
 export const FLASH_TIMES = { // [sector erase ns, page program ns]
   typical: [45e6, 0.4e6],
@@ -132,9 +135,35 @@ export class Chip {
     // program that counts time by itself (a delay loop, a pin it waits on) would need stepping
     // with the clock, which this does not do.
     // (rp2040js's own step also steps the disabled machines of a block, which a burst skips.)
+    // A machine on a slow clock (a divisor of at least PIO_CLOCKED_DIV: the keypad scanner,
+    // firmware/drivers/keypad_pio.py, at 10 kHz) runs on the emulated clock instead: one
+    // instruction and its delay cycles per divided clock period, from an alarm, so it keeps
+    // scanning while the core waits for a flash erase, as on the chip (the PIO needs no flash).
     for (const pio of mcu.pio) {
+      const clocked = (m) => m.clockDivInt >= PIO_CLOCKED_DIV;
+      const tick = mcu.clock.createAlarm(() => {
+        let next = Infinity;
+        const now = mcu.clock.nanos;
+        for (const m of pio.machines) {
+          if (!m.enabled || !clocked(m)) { m.dueNs = undefined; continue; }
+          if (m.dueNs === undefined) m.dueNs = now;
+          while (m.dueNs <= now) {
+            const c = m.cycles;
+            m.step();
+            pio.checkChangedPins();
+            m.dueNs += Math.max(1, m.cycles - c) * (m.clockDivInt + m.clockDivFrac / 256) * SYS_NS;
+          }
+          next = Math.min(next, m.dueNs);
+        }
+        if (next < Infinity) tick.schedule(next - now);
+      });
+      const startTick = () => {
+        if (!pio.machines.some((m) => m.enabled && clocked(m))) return;
+        tick.cancel();
+        tick.schedule(0);
+      };
       const burst = () => {
-        const on = pio.machines.filter((m) => m.enabled);
+        const on = pio.machines.filter((m) => m.enabled && !clocked(m));
         for (let i = 0; i < PIO_BURST && on.length; i++) {
           for (const m of on) m.step();
           pio.checkChangedPins();
@@ -147,6 +176,7 @@ export class Chip {
         const was = pio.stopped;
         write(offset, value);
         if (!pio.stopped && !was) burst(); // (enabling a stopped one ran its burst already)
+        if (offset === PIO_CTRL) startTick();
       };
       pio.readUint32 = (offset) => {
         const v = read(offset);

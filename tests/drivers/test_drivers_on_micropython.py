@@ -18,8 +18,10 @@ HEAP = "128K"  # less than an RP2040 leaves free to the application
 
 PLAIN = ["test_mfrc522.py", "test_pn532.py", "test_tile_tag.py", "test_keypad.py",
          "test_ssd1306.py", "test_st7789.py"]
+# CPython only: checks the PIO keypad's program with MicroPython's own assembler from its source
+CPYTHON_ONLY = ["test_keypad_pio.py"]
 DEVICE_MODULES = ["firmware/drivers/mfrc522.py", "firmware/drivers/pn532.py",
-                  "firmware/drivers/keypad.py", "firmware/drivers/ssd1306.py",
+                  "firmware/drivers/keypad.py", "firmware/drivers/keypad_pio.py", "firmware/drivers/ssd1306.py",
                   "firmware/drivers/st7789.py", "firmware/tags/tile_tag.py"]
 
 
@@ -45,7 +47,7 @@ def mp_run(module):
 
 def test_plain_modules_list_is_complete():
     found = sorted(p.name for p in HERE.glob("test_*.py") if p.name != Path(__file__).name)
-    assert found == sorted(PLAIN)
+    assert found == sorted(PLAIN + CPYTHON_ONLY)
 
 
 @pytest.mark.parametrize("module", PLAIN)

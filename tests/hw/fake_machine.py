@@ -31,6 +31,7 @@ class FakeMachine:
         self.pin_calls = []
         self.i2c_calls = []
         self.spi_calls = []
+        self.sm_calls = []
         self.Pin = _PinFactory(self)
         self.keys = KeyMatrix(len(cfg.KEYPAD["rows"]), len(cfg.KEYPAD["cols"]))
         for i in range(len(cfg.KEYPAD["rows"])):
@@ -81,3 +82,45 @@ class FakeMachine:
 
     def release_all(self):
         self.keys.release_all()
+
+    def rp2(self):
+        """A stand-in for the port's _rp2 module: its StateMachine behaves as the keypad scanner's
+        program (firmware/drivers/keypad_pio.py) on this matrix."""
+        fm = self
+
+        class StateMachine:
+            def __init__(self, sm_id, program, freq=None, set_base=None, in_base=None):
+                fm.sm_calls.append((sm_id, freq, fm._pin_no(set_base), fm._pin_no(in_base)))
+                k = fm.cfg.KEYPAD
+                self.rows = [fm.pins[n] for n in k["rows"]]
+                self.cols = [fm.pins[n] for n in k["cols"]]
+                self.last = 0
+                self.fifo = []
+                self.on = 0
+
+            def active(self, v=None):
+                if v is not None:
+                    self.on = v
+                return self.on
+
+            def rx_fifo(self):
+                # one pass of the program: each row driven low in turn, its columns shifted in
+                w = 0
+                for r in self.rows:
+                    r.value(0)
+                    n = 0
+                    for c in range(len(self.cols)):
+                        n |= (1 if self.cols[c].value() else 0) << c
+                    w = w << 4 | n
+                    r.value(1)
+                if w != self.last and len(self.fifo) < 8:
+                    self.fifo.append(w)
+                    self.last = w
+                return len(self.fifo)
+
+            def get(self):
+                return self.fifo.pop(0)
+
+        m = type("rp2", (), {})()
+        m.StateMachine = StateMachine
+        return m

@@ -39,7 +39,7 @@ def hook(dev, n):
         rfid.add_tag(tag)
 
 
-dev = main.run(loops=TAP + 60, mods={"machine": fm}, root=root, hook=hook)
+dev = main.run(loops=TAP + 60, mods={"machine": fm, "_rp2": fm.rp2()}, root=root, hook=hook)
 lit = 0
 for y in range(64):
     for x in range(128):

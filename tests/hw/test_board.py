@@ -64,12 +64,15 @@ def test_pico_wiring(tmp_path, monkeypatch):
     tag.mem[16:24] = tile_tag.encode(1, 4, 2)
     fm = FakeMachine(cfg, rfid=MFRC522Emu(), oled=SSD1306Emu())
     monkeypatch.setattr(mfrc522, "_sleep_us", fm.rfid.sleep_us)  # the emulator's time, not ours
-    hw = board.build(cfg, {"machine": fm})
+    hw = board.build(cfg, {"machine": fm, "_rp2": fm.rp2()})
     # buses as in docs/hardware.md: I2C0 GP4/GP5 400 kHz, SPI0 GP18/19/16
     assert fm.i2c_calls == [(0, 4, 5, 400000)]
     assert fm.spi_calls == [(0, 4000000, 0, 0, 18, 19, 16)]
-    modes = {n: (mode, pull) for n, mode, pull, _ in fm.pin_calls}
-    assert all(modes[n] == (fm.Pin.OPEN_DRAIN, None) for n in (6, 7, 8, 9))
+    modes = {n: (mode, pull) for n, mode, pull, _ in fm.pin_calls if mode is not None}
+    # the keypad: PIO0's machine 0 drives the rows GP6-9 (set pins) and reads GP10-13 (in pins),
+    # whose pull-ups the builder sets; the rows are inputs without a pull until the PIO drives one
+    assert fm.sm_calls == [(0, 10000, 6, 10)]
+    assert all(modes[n] == (fm.Pin.IN, None) for n in (6, 7, 8, 9))  # no pull: reset's pull-down off
     assert all(modes[n] == (fm.Pin.IN, fm.Pin.PULL_UP) for n in (10, 11, 12, 13))
     assert modes[17][0] == fm.Pin.OUT and modes[20][0] == fm.Pin.OUT
     assert hw.reader.version == 0x92 and hw.display.rows == 3
