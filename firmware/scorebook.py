@@ -220,6 +220,15 @@ class ScoreBook:
         record prepared ahead (_prepare_hand) if the preview that ended the hand still stands."""
         due = self._prepare_due
         if due is None:
+            # the size of the hand's record with no events, which the hand's first preview
+            # that is not a win needs (_record_size: ~20 ms of the Pico's time, on a penalty's
+            # or a wall end's key), found once a hand while its first screen is up
+            s = self.app.session
+            if self.hand is not None and s is not None and not s.ended and self.tentative is None:
+                try:
+                    self._skeleton_size()
+                except MemoryError:
+                    pass   # the preview finds it as before
             return
         self._prepare_due = None
         if self.tentative is due[1] and self.hand is not None and self.hand.ended:
@@ -263,8 +272,15 @@ class ScoreBook:
         # wins still to come need their room too), counted piece by piece: encoding the whole
         # record at each preview would leave KBs of garbage
         from rules_min.jsonout import dumps
-        s = self.app.session
         h = self.hand
+        n = self._skeleton_size() + self._ev_bytes + len(dumps(ev)) + 1 + _TRANSFER_MAX * len(h.transfers)
+        for w in h.wins:
+            n += len(dumps(w)) + 20
+        return n
+
+    def _skeleton_size(self):
+        # the bytes of the hand's record with no events in it
+        s = self.app.session
         k = (s.cfg, s.hand)
         if self._skeleton is None or self._skeleton[0] != k:
             # once a hand (an undo or a preview not taken keeps it): its 256 bytes found while the
@@ -274,10 +290,7 @@ class ScoreBook:
                               [], None, self.app.now_s())
             self._skeleton = (k, len(record.encode(rec)) + 40)   # deltas, discarder, next dealer grown
             rec = record = None
-        n = self._skeleton[1] + self._ev_bytes + len(dumps(ev)) + 1 + _TRANSFER_MAX * len(h.transfers)
-        for w in h.wins:
-            n += len(dumps(w)) + 20
-        return n
+        return self._skeleton[1]
 
     def confirm(self, ev, time_out=False, ended=None):
         """The previewed event is what happened. True when it ended the hand, which is then

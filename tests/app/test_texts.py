@@ -58,3 +58,29 @@ def test_the_tag_codes_of_the_device_loop_are_worded():
     for code in ("blank", "corrupt", "foreign_set", "version", "multiple"):
         k = texts.TAG_MESSAGES[code]
         assert texts.t(k, "cn") and texts.t(k, "en")
+
+
+def test_a_tables_index_is_found_by_search_not_by_a_loop_over_its_bytes():
+    # the index is built when a flow's table first shows a text, on that key's way to the glass:
+    # a Python loop over a table's bytes cost ~8 ms of the Pico's time each time a flow loaded.
+    # Its work here grows with the texts, not the bytes (counted as traced lines, not timed)
+    import sys
+    long = "".join("长文%03d %s|long text %03d %s|" % (i, "字" * 40, i, "w" * 40) for i in range(12))
+    t = texts.Table(long)
+    lines = [0]
+
+    def trace(frame, event, arg):
+        if frame.f_code.co_name == "_index":
+            if event == "line":
+                lines[0] += 1
+            return trace
+        return None
+    sys.settrace(trace)
+    try:
+        t._index()
+    finally:
+        sys.settrace(None)
+    assert len(long.encode()) > 2000 and lines[0] < 8 * 25, lines[0]
+    parts = long.split("|")
+    for i in range(12):   # offsets past 255 and 3-byte characters
+        assert t.get(i, "cn") == parts[2 * i] and t.get(i, "en") == parts[2 * i + 1]

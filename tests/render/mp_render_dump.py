@@ -1,7 +1,7 @@
 # The MicroPython half of tests/render/test_render.py: draws the sample screens with the real
 # framebuf module and writes each frame buffer to OUTDIR, for pytest to compare with CPython's.
 #   micropython -X heapsize=4M tests/render/mp_render_dump.py OUTDIR
-# Files: <screen>_<w>x<h>_<blit|runs|bands|direct>.bin (direct: mono only, the native glyph writer), ops_<format>_<seed>.bin (fb_ops), and
+# Files: <screen>_<w>x<h>_<blit|runs|bands|direct>.bin (direct: mono only, the native glyph writer; partial: the same, each screen drawn over the one before), ops_<format>_<seed>.bin (fb_ops), and
 # report.txt: one "key value" line per measurement.
 import gc
 import sys
@@ -18,6 +18,7 @@ HERE = _dirname(__file__)
 sys.path.append(HERE + "/../..")  # the repository root, for firmware.*
 
 import fb_ops  # noqa: E402
+from firmware.ui.partial import Partial  # noqa: E402
 from firmware.ui.render import Renderer  # noqa: E402
 from render_samples import SCREENS, SIZES, texts  # noqa: E402
 
@@ -72,6 +73,26 @@ def main(out):
                 r.draw(fb, model, scroll)
                 write("%s/%s_%dx%d_direct.bin" % (out, name, w, h), buf)
             report.append("native_%dx%d %d" % (w, h, 1 if r._vb is not None else 0))
+            # the screens one after another into one frame, only their changed parts drawn again
+            # (firmware/ui/partial.py)
+            buf, fb = new_fb(w, h, color)
+            r.direct(fb, buf)
+            p = Partial(r)
+            for name, model, scroll in list(SCREENS) + [SCREENS[i] for i in range(len(SCREENS) - 1, -1, -1)]:
+                p.draw(fb, model, scroll)
+                write("%s/%s_%dx%d_partial.bin" % (out, name, w, h), buf)
+            if r._vb is not None:  # the native fill against framebuf's, over a frame with pixels set
+                from firmware.ui import glyph_viper
+                a, fa = new_fb(w, h, color)
+                b, fb2 = new_fb(w, h, color)
+                same = 0
+                for c in (1, 0, 1, 0):
+                    for k in range(len(a)):
+                        a[k] = b[k] = (k * 37) & 255
+                    fa.fill(c)
+                    glyph_viper.fill(b, len(b), c)
+                    same += 1 if a == b else 0
+                report.append("fill_%dx%d %d" % (w, h, same))
             for k, text in enumerate(texts()):  # widths: the native measure where it loaded
                 report.append("width_%d_%dx%d %d" % (k, w, h, r.text_width(text)))
             buf, fb = new_fb(w, h, color)

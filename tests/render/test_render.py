@@ -140,6 +140,28 @@ def test_native_glyphs_draw_what_blit_draws(cpython_frames, micropython_dump):
     assert checked == len(SCREENS)
 
 
+def test_native_partial_draws_leave_the_frame_a_full_draw_leaves(cpython_frames, micropython_dump):
+    # each screen drawn over the one before (firmware/ui/partial.py), only its changed parts
+    # drawn again, its glyphs written natively: the frame of a full draw in blit
+    out, report = micropython_dump
+    checked = 0
+    for w, h, color in SIZES:
+        if color:
+            continue
+        for name, _, _ in SCREENS:
+            mp = (out / ("%s_%dx%d_partial.bin" % (name, w, h))).read_bytes()
+            assert mp == cpython_frames[name, w, h, "blit"], (name, w, h)
+            checked += 1
+    assert checked == len(SCREENS)
+
+
+def test_native_fill_fills_what_framebuf_fills(micropython_dump):
+    _, report = micropython_dump
+    for w, h, color in SIZES:
+        if not color:
+            assert report["fill_%dx%d" % (w, h)] == "4"
+
+
 def test_native_measure_gives_the_widths_cpython_gives(micropython_dump):
     _, report = micropython_dump
     for w, h, color in SIZES:
