@@ -118,14 +118,18 @@ def s_corr_hand(app):
 
 def _find(app, n):
     # the hand's record and the latest correction of it: [seq, seats, deltas now]. Only the
-    # records that can be it are decoded (a whole session's JSON would leave the heap in pieces)
-    import gc
-    gc.collect()
+    # records that can be it are decoded (a whole session's JSON would leave the heap in pieces).
+    # A tight heap is collected first; a roomy one is not (on the frozen build a collection cost
+    # this key ~15 ms on its way to the screen)
+    from firmware.heap import roomy
+    if not roomy():
+        import gc
+        gc.collect()
     cfg = app.session.cfg
     found = None
     want = b'"hand":%d,' % n
-    for seq, data in app.j.records(1):
-        data = bytes(data)
+    for seq, data in app.j.records(1, copy=False):
+        data = bytes(data)  # the one copy of each record (records() would make another)
         if want not in data and b'"kind":"correction"' not in data:
             continue
         rec = record.decode(data)
