@@ -57,6 +57,7 @@ class ScoreBook:
         self._skeleton = None         # (session config, hand) and the bytes of its record with no events
         self._ready = None            # the record time of a hand record prepared ahead (preview)
         self._prepare_due = None      # (event, tentative) of a preview that ended the hand
+        self._collect_due = False     # collect the garbage after this screen (collect_after_draw)
         self.last_commit_ms = None    # for the figures: confirm -> record on flash
 
     # ---- the session's records ----
@@ -215,9 +216,21 @@ class ScoreBook:
             self._prepare_due = (ev, self.tentative)
         return [after[c] - before[c] for c in range(4)], None
 
+    def collect_after_draw(self):
+        """The next input is the last tile of a win (firmware/flows/tiles.py): collect the
+        garbage once this screen is out, while the player picks that tile up, so that no
+        collection falls between the last tile and its result (scoring, the result's model and
+        its drawing allocate; a collection there cost the result ~10-30 ms on the Pico)."""
+        self._collect_due = True
+
     def after_draw(self):
-        """The device loop's call (through app.after_draw) once the screen is drawn: the hand's
-        record prepared ahead (_prepare_hand) if the preview that ended the hand still stands."""
+        """The device loop's call (through app.after_draw) once the screen is drawn: the
+        collection asked for by collect_after_draw(); the hand's record prepared ahead
+        (_prepare_hand) if the preview that ended the hand still stands."""
+        if self._collect_due:
+            self._collect_due = False
+            import gc
+            gc.collect()
         due = self._prepare_due
         if due is None:
             return
