@@ -91,6 +91,7 @@ class ScoreBook:
         app.session = open_session(cfg, start_ms, app.can_draw)
         app.session.keyed = keyed_text(cfg["rules"])
         app.lang = cfg.get("lang", app.lang)
+        warm_fan_names(cfg["rules"], app.lang)
         self.events = []
         self.rebuild()
         return None
@@ -419,6 +420,15 @@ def keyed_text(rules):
     if not heap.roomy():   # a roomy heap keeps it compiled
         heap.forget("rules_min.keyed")
     return out
+
+
+def warm_fan_names(rules, lang):
+    # the result screen finds fan names through an index of the rules core's name string, built
+    # on its first use (firmware/ui/fan_names.py; ~16 ms on the Pico): built as the session
+    # opens, not between the first win's last tile and its result
+    if rules != "guangdong":   # its names are a table of their own, no index
+        from firmware.ui import fan_names
+        fan_names.fan(rules, 0, lang)
 
 
 def preload(rules):

@@ -1,3 +1,4 @@
+# The way of a win's last tile to its result: work that used to fall on it is done before.
 # Once a win's 13th tile is in, the garbage is collected after that screen is drawn (the score
 # book's after_draw), not during the last tile's way to its result (firmware/flows/tiles.py).
 import gc
@@ -26,3 +27,14 @@ def test_the_garbage_is_collected_after_the_13th_tile_is_drawn(tmp_path, monkeyp
             last = len(calls)
     assert t.app.state == "confirm"
     assert len(calls) == last                # the last tile's input and result: no collection
+
+
+def test_the_fan_names_index_is_built_as_the_session_opens(tmp_path, monkeypatch):
+    # the first win's result would otherwise build it between its last tile and the screen
+    from firmware.ui import fan_names
+    monkeypatch.setattr(fan_names, "_index", {})
+    Table(tmp_path, MCR)
+    assert "mcrcn" in fan_names._index
+    monkeypatch.setattr(fan_names, "_index", {})
+    Table(tmp_path, dict(MCR, lang="en"), name="en")
+    assert "mcren" in fan_names._index
