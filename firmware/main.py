@@ -13,9 +13,9 @@
 # waiting; the reader is polled every READ_MS (an empty poll is one REQA: 7 bus transactions and
 # ~0.7 ms of bus time and waiting, bounded by the driver; a tile laid on the reader waits half a
 # period on average before the poll that reads it: 10 ms, not 20, cut that from every tap's
-# time to the glass, bench/pico_glass.py); app.tick(); the screen model is rebuilt only when something happened (or
-# once a second, for the clock) and the display redrawn only when the model changed, or when a
-# screen with more lines than fit pages on (every SCROLL_MS).
+# time to the glass, bench/pico_glass.py); app.tick(); the screen model is rebuilt only when
+# something happened (or once a second, for the clock) and the display redrawn only when the
+# model changed, or when a screen with more lines than fit pages on (every SCROLL_MS).
 #
 # The host link (firmware/link/engine.py; its TAGS requests go to firmware/tags/mode.py) is polled a
 # few times per step, each poll bounded by the link itself.
