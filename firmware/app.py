@@ -63,6 +63,7 @@ class App:
         self._h = {}                  # state -> its row of its flow's HANDLERS, for loaded flows
         self._later = None            # what runs once the input's handler returned (later)
         self._roomy_at = None         # (clock, heap.roomy()) of the last look (_roomy)
+        self._roomy_due = False       # that look is stale: after_draw looks again
         from firmware import replay
         if replay.resume(self.book):  # a session in the journal: back to it after a reboot
             self.home()
@@ -147,12 +148,16 @@ class App:
                 self._forget(name)
 
     def _roomy(self):
-        # heap.roomy() asks gc.mem_free(), which walks the whole heap (~8 ms on the Pico): asked
-        # at most every 5 s, not at every key (a key's time to the screen is ~40 ms all told)
+        # heap.roomy() asks gc.mem_free(), which walks the whole heap (~8 ms on the Pico, ~13 ms
+        # on the frozen build's bigger one): asked once, then at most every 5 s and never inside
+        # an input: a stale answer serves this input and after_draw() asks again once its screen
+        # is out (the last tile of a win, which drops the tile flow, waited for it)
         now = self.clock()
         r = self._roomy_at
-        if r is None or now - r[0] >= 5000 or now < r[0]:
+        if r is None:
             r = self._roomy_at = (now, heap.roomy())
+        elif now - r[0] >= 5000 or now < r[0]:
+            self._roomy_due = True
         return r[1]
 
     def later(self, fn, *args):
@@ -344,6 +349,9 @@ class App:
     def after_draw(self):
         """The device loop's call once the screen is drawn: the slow work an input left for
         after it (the score book's flash erase of a hand's record prepared ahead)."""
+        if self._roomy_due:
+            self._roomy_due = False
+            self._roomy_at = (self.clock(), heap.roomy())
         self.book.after_draw()
 
     def saved(self):

@@ -10,10 +10,12 @@
 #
 # One step never blocks for long: the keypad is scanned once (debounced over scans, so the
 # 5 ms period matters), at most a few queued keys go to the app; the serial link is read without
-# waiting; the reader is polled every READ_MS (an empty poll is ~2 ms, bounded
-# by the driver); app.tick(); the screen model is rebuilt only when something happened (or
-# once a second, for the clock) and the display redrawn only when the model changed, or when a
-# screen with more lines than fit pages on (every SCROLL_MS).
+# waiting; the reader is polled every READ_MS (an empty poll is one REQA: 7 bus transactions and
+# ~0.7 ms of bus time and waiting, bounded by the driver; a tile laid on the reader waits half a
+# period on average before the poll that reads it: 10 ms, not 20, cut that from every tap's
+# time to the glass, bench/pico_glass.py); app.tick(); the screen model is rebuilt only when
+# something happened (or once a second, for the clock) and the display redrawn only when the
+# model changed, or when a screen with more lines than fit pages on (every SCROLL_MS).
 #
 # The host link (firmware/link/engine.py; its TAGS requests go to firmware/tags/mode.py) is polled a
 # few times per step, each poll bounded by the link itself.
@@ -42,7 +44,7 @@ from firmware.tags.mode import TagsMode, attach
 OK = 0
 NO_TAG = 1
 MULTIPLE = 2
-READ_MS = 20
+READ_MS = 10
 SCROLL_MS = 2500
 REFRESH_MS = 1000
 MAX_KEYS = 4

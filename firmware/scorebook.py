@@ -57,6 +57,7 @@ class ScoreBook:
         self._skeleton = None         # (session config, hand) and the bytes of its record with no events
         self._ready = None            # the record time of a hand record prepared ahead (preview)
         self._prepare_due = None      # (event, tentative) of a preview that ended the hand
+        self._collect_due = False     # collect the garbage after this screen (collect_after_draw)
         self.last_commit_ms = None    # for the figures: confirm -> record on flash
 
     # ---- the session's records ----
@@ -90,6 +91,7 @@ class ScoreBook:
         app.session = open_session(cfg, start_ms, app.can_draw)
         app.session.keyed = keyed_text(cfg["rules"])
         app.lang = cfg.get("lang", app.lang)
+        warm_fan_names(cfg["rules"], app.lang)
         self.events = []
         self.rebuild()
         return None
@@ -215,9 +217,21 @@ class ScoreBook:
             self._prepare_due = (ev, self.tentative)
         return [after[c] - before[c] for c in range(4)], None
 
+    def collect_after_draw(self):
+        """The next input is the last tile of a win (firmware/flows/tiles.py): collect the
+        garbage once this screen is out, while the player picks that tile up, so that no
+        collection falls between the last tile and its result (scoring, the result's model and
+        its drawing allocate; a collection there cost the result ~10-30 ms on the Pico)."""
+        self._collect_due = True
+
     def after_draw(self):
-        """The device loop's call (through app.after_draw) once the screen is drawn: the hand's
-        record prepared ahead (_prepare_hand) if the preview that ended the hand still stands."""
+        """The device loop's call (through app.after_draw) once the screen is drawn: the
+        collection asked for by collect_after_draw(); the hand's record prepared ahead
+        (_prepare_hand) if the preview that ended the hand still stands."""
+        if self._collect_due:
+            self._collect_due = False
+            import gc
+            gc.collect()
         due = self._prepare_due
         if due is None:
             # the size of the hand's record with no events, which the hand's first preview
@@ -419,6 +433,15 @@ def keyed_text(rules):
     if not heap.roomy():   # a roomy heap keeps it compiled
         heap.forget("rules_min.keyed")
     return out
+
+
+def warm_fan_names(rules, lang):
+    # the result screen finds fan names through an index of the rules core's name string, built
+    # on its first use (firmware/ui/fan_names.py; ~16 ms on the Pico): built as the session
+    # opens, not between the first win's last tile and its result
+    if rules != "guangdong":   # its names are a table of their own, no index
+        from firmware.ui import fan_names
+        fan_names.fan(rules, 0, lang)
 
 
 def preload(rules):

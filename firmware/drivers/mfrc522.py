@@ -16,8 +16,20 @@
 # §6.2.1.1: (n * 128 + 84) / fc, n = 9), so the timer is 150 us (10 ms for a WRITE, whose EEPROM
 # cycle takes ~4.1 ms, NTAG213 datasheet §10.4). The driver sleeps for the time the expected
 # answer needs, then reads ComIrqReg at most _MAX_POLLS times, a quarter of the timeout (at least
-# 100 us) apart. An empty poll is ~10 bus transactions and ~0.4 ms; reading ComIrqReg in a tight
-# loop against a 25 ms timer, as the widespread community driver does, costs ~2,000.
+# 100 us) apart. Reading ComIrqReg in a tight loop against a 25 ms timer, as the widespread
+# community driver does, costs ~2,000 bus transactions a poll.
+#
+# Bus transactions per frame (each costs the Pico ~50 us of Python, more than its bytes): the
+# status registers an answer needs (ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, CollReg) are
+# read in one SPI burst, as the datasheet's read sequence allows (§8.1.2.1: each MOSI byte after
+# the first is the next address to read); and after an answer received whole, its FIFO read to
+# the end, the chip is still in Transceive, waiting for the next StartSend (§10.3.1.8: Transceive
+# "continuously repeats the transmission ... and the reception"; each transmission is started by
+# BitFramingReg.StartSend), so the next frame needs neither Idle, nor the FIFO flush, nor the
+# Transceive command again: 3 writes instead of 6. After a timeout, an error or a collision (the
+# receiver may still be waiting, the FIFO may hold bytes) the frame starts from Idle as before.
+# A halt (HLTA: success is no answer) is sent and not waited for; the next frame first lets its
+# ~0.36 ms on the air end (tests/drivers/test_mfrc522.py counts the transactions).
 #
 # Several tags in the field (a hand swept over the reader, two tiles side by side): the select
 # runs the bitwise anticollision of ISO 14443-3 §6.5.3 (the UID bits up to the first collision
@@ -33,6 +45,11 @@
 # CRC_A (ISO 14443-3) is computed in software by default; hw_crc=True uses the chip's CRC
 # coprocessor instead (7 more transactions per frame, for boards that want the CPU time back).
 from firmware.compat import const, sleep_us as _sleep_us
+
+try:  # MicroPython: a halt's frame is left to go out while the caller gets on with the tag
+    from time import ticks_diff as _ticks_diff, ticks_us as _ticks_us
+except ImportError:  # CPython: the next frame waits the halt's whole transmit time
+    _ticks_us = None
 
 # results
 OK = const(0)
@@ -86,6 +103,9 @@ _READY_POLLS = const(250)  # start-up: PowerDown and VersionReg read every 400 u
 _READY_STEP_US = const(400)
 _US_PER_BYTE = const(85)  # 9 bits (8 + parity) at 106 kbit/s
 _BUF = const(20)  # address byte + 18 (READ answer with CRC) + end byte
+_HLTA_US = const(400)  # HLTA with CRC on the air: 4 bytes, 38 bits of 9.44 us, and a margin
+# the status burst: ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, CollReg, end byte
+_STATUS = b"\x88\x8c\x94\x98\x9c\x00"
 
 
 def _setter(pin):
@@ -109,6 +129,11 @@ class MFRC522:
         self._cs = _setter(cs)
         self._rst = _setter(rst) if rst is not None else None
         self._sleep = sleep_us or _sleep_us
+        # a stand-in sleep (an emulator's clock) gets no real clock: a halt is then waited out
+        self._ticks = _ticks_us if sleep_us is None else None
+        self._st = bytearray(len(_STATUS))
+        self._armed = False  # in Transceive, the last answer received whole: StartSend is enough
+        self._tx_end = None  # a halt on the air: ticks_us when it is out (True: no clock)
         self._hw_crc = hw_crc
         self._ro = bytearray(2)
         self._ri = bytearray(2)
@@ -193,6 +218,8 @@ class MFRC522:
             raise OSError("MFRC522 not responding (VersionReg 0x%02x)" % v)
         self.version = v
         self._reload = -1
+        self._armed = False
+        self._tx_end = None
         self._wr(_T_MODE, 0x80)  # TAuto, prescaler high bits 0
         self._wr(_T_PRESCALER, _T_PRESCALE)
         self._wr(_TX_ASK, 0x40)  # 100 % ASK, as ISO 14443A needs
@@ -203,52 +230,90 @@ class MFRC522:
 
     def antenna(self, on):
         # the field off resets every tag in it (halted ones too)
+        if self._tx_end is not None:
+            self._wait_tx()
         self._wr(_TX_CONTROL, 0x83 if on else 0x80)
 
-    def _transceive(self, n, last_bits, ticks, rx_bytes, rx_align=0):
-        # sends _out[1..n]; OK leaves the answer in _in[1.._rx_n]; MULTIPLE (a collision) too,
-        # with CollReg in _coll
+    def _wait_tx(self):
+        # a halt still on the air: Idle now would cut it off
+        end = self._tx_end
+        self._tx_end = None
+        if end is True:
+            self._sleep(_HLTA_US)
+        else:
+            d = _ticks_diff(end, self._ticks())
+            if d > 0:
+                self._sleep(d)
+
+    def _send(self, n, last_bits, ticks, rx_align=0):
+        # _out[1..n] on the air: from Idle, or with StartSend alone when the chip waits for it
+        if self._tx_end is not None:
+            self._wait_tx()
         if ticks != self._reload:
             self._wr(_T_RELOAD_H, ticks >> 8)
             self._wr(_T_RELOAD_L, ticks & 0xFF)
             self._reload = ticks
-        self._wr(_COMMAND, _CMD_IDLE)
+        armed = self._armed
+        self._armed = False
+        if not armed:
+            self._wr(_COMMAND, _CMD_IDLE)
         self._wr(_COM_IRQ, 0x7F)  # Set1 = 0: clears every request bit
-        self._wr(_FIFO_LEVEL, 0x80)
+        if not armed:
+            self._wr(_FIFO_LEVEL, 0x80)  # armed: the last answer was read to the end
         self._fifo_write(n)
-        self._wr(_COMMAND, _CMD_TRANSCEIVE)
+        if not armed:
+            self._wr(_COMMAND, _CMD_TRANSCEIVE)
         self._wr(_BIT_FRAMING, 0x80 | rx_align << 4 | last_bits)  # StartSend
+
+    def _status(self):
+        # ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, CollReg into _st[1..5], one burst
+        self._cs(0)
+        self._spi.write_readinto(_STATUS, self._st)
+        self._cs(1)
+        return self._st[1]
+
+    def _transceive(self, n, last_bits, ticks, rx_bytes, rx_align=0):
+        # sends _out[1..n]; OK leaves the answer in _in[1.._rx_n]; MULTIPLE (a collision) too,
+        # with CollReg in _coll
+        self._send(n, last_bits, ticks, rx_align)
         self._sleep((n + rx_bytes) * _US_PER_BYTE + 100)
         step = ticks * _TICK_US >> 2
         if step < _MIN_STEP_US:
             step = _MIN_STEP_US
         irq = 0
         for _ in range(_MAX_POLLS):
-            irq = self._rd(_COM_IRQ)
+            irq = self._status()
             if irq & (_RX_IRQ | _ERR_IRQ | _TIMER_IRQ):
                 break
             self._sleep(step)
         if not irq & (_RX_IRQ | _ERR_IRQ):
             return NO_TAG  # TimerIRq, or polls exhausted
-        err = self._rd(_ERROR)
+        st = self._st
+        err = st[2]
         if err & _CHIP_ERRS:
             return ERR_CHIP
         coll = err & _COLL_ERR
         if coll:
-            self._coll = self._rd(_COLL) & 0x3F
+            self._coll = st[5] & 0x3F
         if err & _FRAME_ERRS or not irq & _RX_IRQ:
             return ERR_PROTOCOL
-        k = self._rd(_FIFO_LEVEL) & 0x7F
+        k = st[3] & 0x7F
         if k == 0 or k >= _BUF:
             return ERR_PROTOCOL
         # valid bits of the last byte: a 4-bit ACK / NAK, or a bitwise anticollision answer
-        self._rx_bits = self._rd(_CONTROL) & 0x07 if k == 1 or rx_align else 0
+        self._rx_bits = st[4] & 0x07 if k == 1 or rx_align else 0
         self._fifo_read(k)
         self._rx_n = k
-        return MULTIPLE if coll else OK
+        if coll:
+            return MULTIPLE
+        self._armed = True  # received whole, the FIFO read empty: Transceive waits for StartSend
+        return OK
 
     def _crc_hw(self, n):
         # CRC_A of _out[1..n] by the coprocessor, or -1 if it does not finish
+        if self._tx_end is not None:
+            self._wait_tx()
+        self._armed = False
         self._wr(_COMMAND, _CMD_IDLE)
         self._wr(_DIV_IRQ, 0x04)
         self._wr(_FIFO_LEVEL, 0x80)
@@ -397,15 +462,21 @@ class MFRC522:
         return r
 
     def halt(self):
-        # HLTA: the tag stays silent to REQA until it leaves the field; success is no answer
+        # HLTA: the tag stays silent to REQA until it leaves the field. Success is no answer, so
+        # nothing is waited for: the frame goes out while the caller gets on with the tag, and
+        # the next frame (or the coprocessor) lets it end first (_wait_tx).
         out = self._out
         out[1] = 0x50
         out[2] = 0x00
-        r = self._send_crc(2, _T_SHORT, 0)
-        self._wr(_COMMAND, _CMD_IDLE)
-        if r == LOST:
-            return OK
-        return ERR_PROTOCOL if r == OK else r
+        crc = self._crc(2)
+        if crc < 0:
+            return ERR_CHIP
+        out[3] = crc & 0xFF
+        out[4] = crc >> 8
+        self._send(4, 0, _T_SHORT)
+        t = self._ticks
+        self._tx_end = True if t is None else t() + _HLTA_US
+        return OK
 
     # -- NFC Forum type 2 ------------------------------------------------------------------
     def read(self, page, dest):

@@ -157,6 +157,8 @@ def t_tiles(app, tile, uid):
         parts.say(app, err)
     elif e.complete():
         app.later(d["done"], app)   # scored once this flow has left the heap
+    elif e.size == 14 and len(e.current) == e.need() - 1:
+        app.book.collect_after_draw()   # the winning tile is next: its result starts on a tidy heap
 
 
 HANDLERS = (

@@ -32,6 +32,24 @@ def test_crc8_check_value():
     assert crc8(b"123456789") == 0x4B  # CRC-8/SAE-J1850 catalogue check
 
 
+def test_crc8_by_nibbles_is_the_bitwise_crc():
+    # crc8 goes a nibble at a time through a table; the textbook bit loop (poly 0x1D, MSB
+    # first, init and xorout 0xFF) over every byte value, at every offset of a record
+    def bitwise(b):
+        crc = 0xFF
+        for x in b:
+            crc ^= x
+            for _ in range(8):
+                crc = ((crc << 1) ^ 0x1D) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
+        return crc ^ 0xFF
+    for v in range(256):
+        for k in range(8):
+            b = bytearray(b"\xa1\x12\x34\x1f\x02\x00\x00\x00")
+            b[k] = v
+            assert crc8(b, 0, 7) == bitwise(b[:7]) and crc8(b) == bitwise(b)
+    assert crc8(b"xx123456789", 2) == 0x4B and crc8(b"", 0, 0) == 0x00
+
+
 def test_record_layout():
     r = encode(SET, 31, 2)  # a red dragon, third copy
     assert len(r) == 8
