@@ -155,7 +155,7 @@ class App:
         now = self.clock()
         r = self._roomy_at
         if r is None:
-            r = self._roomy_at = (now, heap.roomy())
+            r = self._roomy_at = (now, heap.roomy(heap.HOT))
         elif now - r[0] >= 5000 or now < r[0]:
             self._roomy_due = True
         return r[1]
@@ -351,7 +351,7 @@ class App:
         after it (the score book's flash erase of a hand's record prepared ahead)."""
         if self._roomy_due:
             self._roomy_due = False
-            self._roomy_at = (self.clock(), heap.roomy())
+            self._roomy_at = (self.clock(), heap.roomy(heap.HOT))
         self.book.after_draw()
 
     def saved(self):

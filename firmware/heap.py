@@ -7,14 +7,20 @@ import sys
 from firmware.compat import MICROPYTHON
 
 _ROOMY = 64 * 1024   # free heap above which modules loaded for a moment stay compiled
+# free heap above which the flows every hand passes through (states.EVERY_HAND) stay compiled: on
+# the stock build (.mpy files on littlefs) importing them again costs ~100 ms at a hand's first
+# key (bench/pico_gc_steps.py), and its heap keeps them with room to spare (bench/pico_heap.py);
+# below it (a build with more resident code) they go after each hand as before
+HOT = 20 * 1024
 if MICROPYTHON:
     import gc as _gc
 
 
-def roomy():
-    """Whether the heap has room to keep what it would forget (the flows of every hand, a
-    table read once a session): on a board with a big heap, nothing to gain by forgetting."""
-    return MICROPYTHON and _gc.mem_free() > _ROOMY
+def roomy(need=_ROOMY):
+    """Whether the heap has room to keep what it would forget (a table read once a session;
+    need=HOT: the flows of every hand): on a board with a big heap, nothing to gain by
+    forgetting."""
+    return MICROPYTHON and _gc.mem_free() > need
 
 
 def forget(full):
