@@ -10,7 +10,7 @@ from tests.app.helpers import MCR, WIN, Table
 
 def test_a_stale_heap_look_waits_for_after_draw(tmp_path, monkeypatch):
     looks = []
-    monkeypatch.setattr(heap, "roomy", lambda: looks.append(1) or True)
+    monkeypatch.setattr(heap, "roomy", lambda need=None: looks.append(1) or True)
     t = Table(tmp_path, MCR)
     t.keys("A10").tap(WIN).keys("1234")      # a first win: the first look, made at once
     assert looks and t.app.state == "main"
