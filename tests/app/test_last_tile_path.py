@@ -38,3 +38,23 @@ def test_the_fan_names_index_is_built_as_the_session_opens(tmp_path, monkeypatch
     monkeypatch.setattr(fan_names, "_index", {})
     Table(tmp_path, dict(MCR, lang="en"), name="en")
     assert "mcren" in fan_names._index
+
+
+def test_the_garbage_is_collected_before_the_confirmation_that_commits(tmp_path, monkeypatch):
+    # seat by seat: after the third confirmation's screen, not inside any confirmation's key
+    t = Table(tmp_path, MCR)
+    t.keys("A10").tap(WIN)
+    assert t.app.state == "confirm"
+    t.app.after_draw()
+    calls = []
+    real = gc.collect
+    monkeypatch.setattr(gc, "collect", lambda *a: calls.append(t.app.state) or real(*a))
+    for n, k in enumerate("123"):
+        t.app.press(k)
+        assert calls == [], "collected inside confirmation %d's key" % (n + 1)
+        t.app.screen()
+        t.app.after_draw()
+        assert calls == ([] if n < 2 else ["confirm"])
+    t.app.press("4")
+    assert calls == ["confirm"]      # the committing key itself does not collect
+    assert t.app.state != "confirm"  # the hand is committed
