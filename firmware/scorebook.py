@@ -56,7 +56,7 @@ class ScoreBook:
         self._ev_bytes = 0            # the confirmed events as a record writes them, in bytes
         self._skeleton = None         # (session config, hand) and the bytes of its record with no events
         self._ready = None            # the record time of a hand record prepared ahead (preview)
-        self._prepare_due = None      # (event, tentative) of a preview that ended the hand
+        self._prepare_due = None      # (event, tentative, time) of a preview that ended the hand
         self._collect_due = False     # collect the garbage after this screen (collect_after_draw)
         self.last_commit_ms = None    # for the figures: confirm -> record on flash
 
@@ -213,8 +213,10 @@ class ScoreBook:
             return None, (a[0] if a else "error", a[1] if len(a) > 1 else "")
         after = h.deltas()
         if h.ended:
-            # the flash erase waits for after_draw(): the result is on the screen first
-            self._prepare_due = (ev, self.tentative)
+            # the flash erase waits for after_draw(): the result is on the screen first. The
+            # record's time is the result's, taken now: after_draw() comes later by the chip's
+            # own work (the desktop's or a faster build's record would carry another second)
+            self._prepare_due = (ev, self.tentative, self.app.now_s())
         return [after[c] - before[c] for c in range(4)], None
 
     def collect_after_draw(self):
@@ -246,9 +248,9 @@ class ScoreBook:
             return
         self._prepare_due = None
         if self.tentative is due[1] and self.hand is not None and self.hand.ended:
-            self._prepare_hand(due[0])
+            self._prepare_hand(due[0], due[2])
 
-    def _prepare_hand(self, ev):
+    def _prepare_hand(self, ev, t):
         # The slow half of the commit ahead of its key: the record confirming ev would write goes
         # to flash now (journal.prepare: the flash erase), while the screen asks; commit_hand()
         # commits it in one small write (journal.commit) when the hand is still as it was here.
@@ -264,7 +266,6 @@ class ScoreBook:
         try:
             self.hand.finish()
             self._paid(self.hand, len(self.events) - 1)
-            t = self.app.now_s()
             import gc
             gc.collect()   # the record is built and written in one go: let it find the heap tidy
             rec = self._hand_record(False, t)
