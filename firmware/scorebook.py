@@ -56,7 +56,8 @@ class ScoreBook:
         self._ev_bytes = 0            # the confirmed events as a record writes them, in bytes
         self._skeleton = None         # (session config, hand) and the bytes of its record with no events
         self._ready = None            # the record time of a hand record prepared ahead (preview)
-        self._prepare_due = None      # (event, tentative, time) of a preview that ended the hand
+        self._prepare_due = None      # (event, tentative) of a preview that ended the hand
+        self._ended_s = None          # the time of that preview: the hand record's time
         self._collect_due = False     # collect the garbage after this screen (collect_after_draw)
         self.last_commit_ms = None    # for the figures: confirm -> record on flash
 
@@ -161,6 +162,7 @@ class ScoreBook:
         that was not taken (the only times the events are replayed)."""
         self.tentative = None
         self._ready = None
+        self._ended_s = None
         s = self.app.session
         if s is None or s.ended:
             self.hand = None
@@ -214,9 +216,11 @@ class ScoreBook:
         after = h.deltas()
         if h.ended:
             # the flash erase waits for after_draw(): the result is on the screen first. The
-            # record's time is the result's, taken now: after_draw() comes later by the chip's
-            # own work (the desktop's or a faster build's record would carry another second)
-            self._prepare_due = (ev, self.tentative, self.app.now_s())
+            # record's time is the result's (this input's), whether the record is prepared
+            # ahead or not: the box's own work after it (preparing, which a tight heap can make
+            # fail, or the players' confirmations) must not move the record to another second
+            self._ended_s = self.app.now_s()
+            self._prepare_due = (ev, self.tentative)
         return [after[c] - before[c] for c in range(4)], None
 
     def collect_after_draw(self):
@@ -248,9 +252,9 @@ class ScoreBook:
             return
         self._prepare_due = None
         if self.tentative is due[1] and self.hand is not None and self.hand.ended:
-            self._prepare_hand(due[0], due[2])
+            self._prepare_hand(due[0])
 
-    def _prepare_hand(self, ev, t):
+    def _prepare_hand(self, ev):
         # The slow half of the commit ahead of its key: the record confirming ev would write goes
         # to flash now (journal.prepare: the flash erase), while the screen asks; commit_hand()
         # commits it in one small write (journal.commit) when the hand is still as it was here.
@@ -266,6 +270,7 @@ class ScoreBook:
         try:
             self.hand.finish()
             self._paid(self.hand, len(self.events) - 1)
+            t = self._ended_s
             import gc
             gc.collect()   # the record is built and written in one go: let it find the heap tidy
             rec = self._hand_record(False, t)
@@ -355,7 +360,8 @@ class ScoreBook:
         else:
             import gc
             gc.collect()   # the record is built and written in one go: let it find the heap tidy
-            rec = self._hand_record(time_out, app.now_s() if r is None else r[0])
+            t = self._ended_s
+            rec = self._hand_record(time_out, app.now_s() if t is None or time_out else t)
             if r is None:
                 app.j.append(record.encode(rec))
             else:
