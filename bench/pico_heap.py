@@ -8,12 +8,17 @@ stock UF2 (.mpy files on littlefs) and on the frozen UF2 (make pico-uf2).
 
 Figures (bytes, one JSON line per firmware):
   heap              the MicroPython heap (gc.mem_free() + gc.mem_alloc() at the first step)
-  after_boot_free   free at the first step of the loop: the box booted (boot() collects first)
+  after_boot_free   free at the first step of the loop: the box booted (boot() collects first),
+                    at the first power-on
   min_free_raw      the lowest gc.mem_free() before any step of the session: what the allocator
                     had left between inputs, garbage included (it collects when it runs out)
   min_free_live     the lowest free right after a gc.collect(), one every COLLECT_EVERY steps:
                     the live data between inputs at the session's peak
   end_free_live     after a collection at the end
+  after_cut_boot_free  free at the first step after each power cut's reboot (the session replayed
+                    from the journal: the tightest boot)
+  power_ons         the figures of each power-on apart (the probe's RAM goes with the power: they
+                    are read before each cut; before, only the last power-on's were reported)
 The probe sees the heap between loop steps only: inside a step (a hand being scored) the
 transient peak is not sampled. It leaves its figures in a bytearray of its own, which the host
 reads from the chip's SRAM (Pico.peek): nothing on the USB port, nothing on flash. The journal is
@@ -80,16 +85,35 @@ def measure(script, frozen, board="pico"):
     files = dict(files)
     files["main.py"] = PROBE_MAIN.encode()
     t = time.time()
+    from simulator.runner import events
+    runs = []  # the probe's figures of each power-on: its RAM goes with the power
+
+    def figures():
+        raw = p.peek(MAGIC, 4 * len(SLOTS))
+        if raw is None:
+            raise SystemExit("the probe's figures are not in SRAM: did main.py run?")
+        runs.append(dict(zip(SLOTS, struct.unpack("<%dI" % len(SLOTS), raw))))
     with Pico(**kw) as p:
         pl = ChipPlayer(p, files)
-        pl.play_file(script)
+        with open(script) as f:
+            evs = list(events(f, pl.keymap, pl.ncols))
+        for ev in evs:
+            if ev[1] == "powercut":
+                pl.run_to(ev[0])
+                figures()
+            pl.play([ev])
         pl.run_to(pl.power_at + p.ms + 3 * COLLECT_EVERY * 5 + 500)  # a last collection
-        raw = p.peek(MAGIC, 4 * len(SLOTS))
+        figures()
         journal = pl.journal()
     wall = time.time() - t
-    if raw is None:
-        raise SystemExit("the probe's figures are not in SRAM: did main.py run?")
-    out = dict(zip(SLOTS, struct.unpack("<%dI" % len(SLOTS), raw)))
+    # the session's figures over every power-on; the boot after a power cut replays the session
+    # from the journal, so its heap after boot is listed apart
+    out = {"heap": runs[0]["heap"], "after_boot_free": runs[0]["after_boot_free"],
+           "min_free_raw": min(r["min_free_raw"] for r in runs),
+           "min_free_live": min(r["min_free_live"] for r in runs),
+           "steps": sum(r["steps"] for r in runs), "end_free_live": runs[-1]["end_free_live"],
+           "after_cut_boot_free": [r["after_boot_free"] for r in runs[1:]],
+           "power_ons": runs}
     out.update({"firmware": ("frozen (make pico-uf2)" if frozen else "stock v1.28.0 + .mpy on littlefs")
                 if board == "pico" else ("frozen (make pico-w-uf2)" if frozen else "stock (make pico-w-uf2-stock) + .mpy"),
                 "board": board,

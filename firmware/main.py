@@ -318,6 +318,19 @@ def boot(cfg=None, mods=None, root=None, clock=None, journal=None, hw=None, link
     from firmware.app import App
     if cfg is None or isinstance(cfg, str):
         cfg = boardmod.load(cfg)
+    if port is None and link and getattr(cfg, "SERIAL", "usb") == "usb":
+        try:
+            from firmware.link.ports import StreamPort
+            port = StreamPort(sys.stdin.buffer, sys.stdout.buffer)
+        except (ImportError, AttributeError, OSError):
+            port = None  # a port without select.poll on stdin (CircuitPython: usb_cdc): no link
+    bufs = None
+    if port is not None:
+        # the link's buffers first, while the heap is one free run: made after the session's
+        # replay (a power cut late in a long session), the stock build found no 2 KB run for
+        # them and the box never answered the host (firmware/link/engine.py, Buffers)
+        from firmware.link.engine import Buffers
+        bufs = Buffers()
     if hw is None:
         hw = boardmod.build(cfg, mods)
     if journal is None:
@@ -332,15 +345,10 @@ def boot(cfg=None, mods=None, root=None, clock=None, journal=None, hw=None, link
               timefile=None if root is None else root + "/sessiontime")
     set_id, registry = load_tag_settings(root) if root is not None else (1, None)
     lk = None
-    if port is None and link and getattr(cfg, "SERIAL", "usb") == "usb":
-        try:
-            from firmware.link.ports import StreamPort
-            port = StreamPort(sys.stdin.buffer, sys.stdout.buffer)
-        except (ImportError, AttributeError, OSError):
-            port = None  # a port without select.poll on stdin (CircuitPython: usb_cdc): no link
     if port is not None:
         from firmware.link.engine import Link
-        lk = Link(app, port, (root or "") + "/device.key", board=cfg.NAME)
+        lk = Link(app, port, (root or "") + "/device.key", board=cfg.NAME, bufs=bufs)
+        bufs = None
     dev = Device(hw, app, clock, set_id, registry, lk, files=root)
     netcfg = getattr(cfg, "NETWORK", None)
     if netcfg:  # only a board with a network loads its code (one code path: the rest is the same)

@@ -109,17 +109,24 @@ class ChipPlayer:
     # ---- the host ----
     def _host(self, what, fn):
         from host_tools.sync.client import Box, HostLink
+        from host_tools.sync.errors import LinkError
         p = self.p
         t0 = p.ms
         if self.box is None:
             link = HostLink(ChipSerial(p), timeout=HOST_TIMEOUT_S, retries=1)
             link.seq = 0  # the same frames every run
             self.box = Box(link, self.key)
+        # what the chip printed since the last request (wake() drops it): a traceback at boot
+        # is the one clue when the box does not answer
+        console = p.read()
         self.box.link.wake(pause=0)
         self._run(2 * 6)  # the idle fill first: the link turns Ctrl-C off before a frame's bytes come
-        if not self.box.info:
-            self.box.hello()
-        out = fn(self.box)
+        try:
+            if not self.box.info:
+                self.box.hello()
+            out = fn(self.box)
+        except LinkError as e:
+            raise PlayError("%s; the chip's console before it: %r" % (e, console[-800:])) from None
         self.host_ms.append((what, p.ms - t0))
         return out
 

@@ -25,8 +25,12 @@
 # a pending reply, or reads at most `max_read` bytes and handles at most one request (at most
 # `batch` journal records read and signed). While a reply is being written no input is read
 # (the OS buffers it). Nothing here sleeps or waits, and there is no loop: the device loop's.
-# Buffers are allocated once, in the constructor: the frame being received (Deframer), the input
-# chunk, the reply (encoded a few blocks at a time as it goes out): about 5.2 KB.
+# Buffers are allocated once (Buffers): the frame being received (Deframer), the input chunk, the
+# reply (encoded a few blocks at a time as it goes out): about 5.2 KB, two runs of 2 KB among
+# them. A board makes them first at boot (firmware/main.py), while the heap is one free run: on
+# the stock build (.mpy code in the heap), after a power cut in a long session the session's
+# replay leaves ~45 KB free in runs too short for 2 KB, and the link made after it failed
+# with MemoryError, so the host got no reply to HELLO (tests/pico/test_cut_hello.py).
 #
 # Keyboard interrupt: from the first byte received until BYE, a hang-up, or `idle_ms` without
 # a byte, micropython.kbd_intr(-1) is in force so a 0x03 in the data cannot raise
@@ -48,6 +52,19 @@ FW_VERSION = "0.2.0"
 _ZERO = b"\x00"
 
 
+class Buffers:
+    """The link's buffers, made once; a Link takes them (bufs=) or makes its own."""
+
+    def __init__(self, max_read=256, max_write=512):
+        self.rx = Deframer()  # the frame being received, decoded in place
+        self.inp = bytearray(max_read)  # bytes read from the port, not yet scanned
+        self.f = bytearray(MAX_FRAME)  # the reply being built
+        # the reply goes out COBS-encoded from f (kept for a resend) a few blocks at a time,
+        # through blk (blocks of code + up to 254 bytes, 0x00 before the first and after the
+        # last): no second frame-sized buffer, and max_write bytes or more per fill
+        self.blk = bytearray(max_write + 258)
+
+
 def _aside_path(key_path):
     i = key_path.rfind("/")
     return (key_path[:i + 1] if i >= 0 else "") + "aside"
@@ -56,10 +73,11 @@ def _aside_path(key_path):
 class Link:
     """The device end. `app` is the firmware App (j, device_id, epoch, clock, now_s,
     push_config, session); `port` one of firmware/link/ports.py's; `key_path` the key file on
-    flash; `aside_path` the set-aside list (default: "aside" next to the key file)."""
+    flash; `aside_path` the set-aside list (default: "aside" next to the key file); `bufs` its
+    Buffers made earlier (default: made here, of max_read and max_write)."""
 
     def __init__(self, app, port, key_path, board="sim", fw=FW_VERSION, idle_ms=30000,
-                 max_read=256, max_write=512, batch=16, kbd_intr=None, aside_path=None):
+                 max_read=256, max_write=512, batch=16, kbd_intr=None, aside_path=None, bufs=None):
         mp = getattr(app.j, "max_payload", MAX_RECORD)
         if mp > MAX_RECORD:
             raise ValueError("journal max_payload %d: a RECORDS reply carries %d" % (mp, MAX_RECORD))
@@ -70,21 +88,20 @@ class Link:
         self.board = board
         self.fw = fw
         self.idle_ms = idle_ms
-        self.max_write = max_write
+        if bufs is None:
+            bufs = Buffers(max_read, max_write)
+        self.max_write = len(bufs.blk) - 258
         self.batch = batch
         self._kbd = kbd_intr if kbd_intr is not None else _kbd_intr
-        self._rx = Deframer()  # the frame being received, decoded in place
-        self._in = bytearray(max_read)  # bytes read from the port, not yet scanned
+        self._rx = bufs.rx
+        self._in = bufs.inp
         self._inmv = memoryview(self._in)
         self._in_pos = 0
         self._in_len = 0
-        self._f = bytearray(MAX_FRAME)  # the reply being built
+        self._f = bufs.f
         self._fmv = memoryview(self._f)
-        # The reply goes out COBS-encoded from _f (kept for a resend) a few blocks at a time,
-        # through _blk (blocks of code + up to 254 bytes, 0x00 before the first and after the
-        # last): no second frame-sized buffer, and max_write bytes or more per fill.
         self._fn = 0  # length of the reply in _f (crc included); 0: none to resend
-        self._blk = bytearray(max_write + 258)
+        self._blk = bufs.blk
         self._blkmv = memoryview(self._blk)
         self._bpos = 0  # bytes of _blk written
         self._blen = 0  # bytes in _blk
