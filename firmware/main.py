@@ -176,12 +176,14 @@ class Device:
         self.steps += 1
         hw = self.hw
         keys = hw.keys
+        keyed = False
         if keys is not None:
             for _ in range(MAX_KEYS):
                 k = keys.poll()
                 if k is None:
                     break
                 self.key(k)
+                keyed = True
         busy = False
         if self.link is not None:
             for _ in range(LINK_POLLS):  # each poll moves at most max_read / max_write bytes
@@ -192,7 +194,9 @@ class Device:
         now = self.clock()
         if self.net is not None:
             self.net.step(now)  # one bounded move of the push (firmware/net/push.py)
-        if now - self.next_read >= 0:
+        # a step that took a key leaves the reader's poll to the next step: the key's screen
+        # does not wait for it (an empty poll is ~1-1.5 ms of the Pico's time)
+        if not keyed and now - self.next_read >= 0:
             # while the table taps its tiles in, the reader is polled at every step: a tile laid
             # on it waits half a step for the poll that reads it, not half of READ_MS (~2.5 ms
             # off every tap's time to the glass, the last tile's result too)
