@@ -728,16 +728,12 @@ def score(p, ft):
         # With the heap locked MicroPython puts every call's frame on the C stack (a frame over
         # 11 words is otherwise taken from the heap and given back: ~10% of the time on the
         # Pico). The scorer allocates nothing else (bench/pico_score.py runs every corpus hand
-        # locked); should it ever, the MemoryError is caught and the hand scored unlocked. Those
-        # frames on the C stack also reach its limit sooner: on the Pico, the device loop's own
-        # calls down to a win's scoring left it about one call to spare (a probe that wrapped one
-        # more function around the preview got "RuntimeError: maximum recursion depth exceeded",
-        # and the win refused). That too is scored again unlocked, its frames then on the heap.
+        # locked); should it ever, the MemoryError is caught and the hand scored unlocked.
         total = None
         _heap_lock()
         try:
             total = _score(p)
-        except (MemoryError, RuntimeError):
+        except MemoryError:
             pass
         finally:
             _heap_unlock()
