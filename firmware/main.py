@@ -13,7 +13,8 @@
 # waiting; the reader is polled every READ_MS (an empty poll is one REQA: 7 bus transactions and
 # ~0.7 ms of bus time and waiting, bounded by the driver; a tile laid on the reader waits half a
 # period on average before the poll that reads it: 10 ms, not 20, cut that from every tap's
-# time to the glass, bench/pico_glass.py); app.tick(); the screen model is rebuilt only when
+# time to the glass, bench/pico_glass.py), and at every step while the app's tile entry asks
+# for tiles (TILES); app.tick(); the screen model is rebuilt only when
 # something happened (or once a second, for the clock) and the display redrawn only when the
 # model changed, or when a screen with more lines than fit pages on (every SCROLL_MS).
 #
@@ -45,6 +46,7 @@ OK = 0
 NO_TAG = 1
 MULTIPLE = 2
 READ_MS = 10
+TILES = "tiles"   # the app's state of a tile entry (firmware/flows/tiles.py): the reader polled every step
 SCROLL_MS = 2500
 REFRESH_MS = 1000
 MAX_KEYS = 4
@@ -174,12 +176,14 @@ class Device:
         self.steps += 1
         hw = self.hw
         keys = hw.keys
+        keyed = False
         if keys is not None:
             for _ in range(MAX_KEYS):
                 k = keys.poll()
                 if k is None:
                     break
                 self.key(k)
+                keyed = True
         busy = False
         if self.link is not None:
             for _ in range(LINK_POLLS):  # each poll moves at most max_read / max_write bytes
@@ -190,8 +194,14 @@ class Device:
         now = self.clock()
         if self.net is not None:
             self.net.step(now)  # one bounded move of the push (firmware/net/push.py)
-        if now - self.next_read >= 0:
-            self.next_read = now + self.read_ms
+        # a step that took a key leaves the reader's poll to the next step: the key's screen
+        # does not wait for it (an empty poll is ~1-1.5 ms of the Pico's time)
+        if not keyed and now - self.next_read >= 0:
+            # while the table taps its tiles in, the reader is polled at every step: a tile laid
+            # on it waits half a step for the poll that reads it, not half of READ_MS (~2.5 ms
+            # off every tap's time to the glass, the last tile's result too)
+            tiles = self.app.state == TILES and not self.tags.active
+            self.next_read = now + (0 if tiles else self.read_ms)
             self.read_tag()
         if self.tags.active:
             self.tags.tick()

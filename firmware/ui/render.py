@@ -123,6 +123,16 @@ class Font:
         for w in range(1, _MAXW + 1):
             fbs.append(framebuf.FrameBuffer(self.buf1 if w <= 8 else self.buf2, w, h, framebuf.MONO_HLSB))
         self.fbs = fbs
+        # MicroPython's framebuf blits from a (buffer, width, height, format, stride) tuple with
+        # no allocation: the bitmaps seen as one tall image of 1-byte rows and one of 2-byte rows,
+        # so a glyph's rows reach its FrameBuffer by a blit clipped to it, copied in C instead of
+        # a Python loop of 12-24 bytes a glyph (the stock Pico's render, which has no native glyph
+        # writer). Not on CPython: the simulator's framebuf stand-in takes FrameBuffers only.
+        self.src1 = self.src2 = None
+        if _MP and getattr(framebuf, "__name__", "") == "framebuf":   # the built-in one
+            bm = mod.BITMAPS
+            self.src1 = (bm, 8, len(bm), framebuf.MONO_HLSB, 8)
+            self.src2 = (bm, 16, len(bm) >> 1, framebuf.MONO_HLSB, 16)
 
     def index(self, cp):
         """Glyph number of a code point, -1 when it is not in the subset."""
@@ -412,6 +422,8 @@ class Renderer:
             fbs = font.fbs
             buf1 = font.buf1
             buf2 = font.buf2
+            src1 = font.src1
+            src2 = font.src2
         while i < n:
             c = b[i]
             if c < 0x80:
@@ -456,11 +468,18 @@ class Renderer:
                 if w > 8:
                     buf = buf2
                     cnt = gh << 1
+                    src = src2 if not off & 1 else None   # 2-byte rows start at an even byte
+                    row = off >> 1
                 else:
                     buf = buf1
                     cnt = gh
-                for k in range(cnt):
-                    buf[k] = bm[off + k]
+                    src = src1
+                    row = off
+                if src is not None:
+                    fbs[w].blit(src, 0, -row)
+                else:
+                    for k in range(cnt):
+                        buf[k] = bm[off + k]
                 fb.blit(fbs[w], x, y, key, pal)
             else:
                 hline_rows(fb, bm, off, (w + 7) >> 3, w, gh, x, y, fg)

@@ -40,6 +40,17 @@ def test_the_fan_names_index_is_built_as_the_session_opens(tmp_path, monkeypatch
     assert "mcren" in fan_names._index
 
 
+def test_the_fan_names_index_is_built_as_a_session_resumes_after_a_reboot(tmp_path, monkeypatch):
+    # the first win after a power cut: its index was built between the last tile and the result
+    from firmware.ui import fan_names
+    t = Table(tmp_path, dict(MCR, lang="en"))
+    t.keys("A10").tap(WIN).keys("1234")
+    monkeypatch.setattr(fan_names, "_index", {})
+    t.boot()
+    assert t.app.session is not None and t.app.lang == "en"
+    assert "mcren" in fan_names._index
+
+
 def test_the_garbage_is_collected_before_the_confirmation_that_commits(tmp_path, monkeypatch):
     # seat by seat: after the third confirmation's screen, not inside any confirmation's key
     t = Table(tmp_path, MCR)
