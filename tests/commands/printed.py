@@ -171,6 +171,7 @@ HOW: dict[str, tuple[str, str]] = {
     "make mp-sim": ("make-n", SLOW + "tests/app runs mp-sim"),
     "make firmware BOARD=pico": ("make-n", SLOW + "tests/hw builds the firmware"),
     "make deploy BOARD=pico PORT=/dev/ttyACM0": ("manual", "needs a Pico on /dev/ttyACM0 (tools/deploy.py is tested in tests/hw)"),
+    "make deploy BOARD=pico FROZEN=1 PORT=/dev/ttyACM0": ("manual", "needs a Pico on /dev/ttyACM0 (tests/pico/test_deploy_uf2.py flashes the emulated one)"),
     ".venv/bin/python -m host_tools sync --port auto --server URL --key-file keys.json": ("run", "the sync sandbox: after the box is registered"),
     ".venv/bin/python -m host_tools serve": ("run", "the server on its default address, in a network of its own"),
     # README prose
