@@ -55,7 +55,7 @@ class ScoreBook:
         self.tentative = None         # a preview stands in the hand (see preview)
         self._ev_bytes = 0            # the confirmed events as a record writes them, in bytes
         self._skeleton = None         # (session config, hand) and the bytes of its record with no events
-        self._ready = None            # the record time of a hand record prepared ahead (preview)
+        self._ready = None            # what a hand record prepared ahead (preview) must match (_prepare_hand)
         self._prepare_due = None      # (event, tentative) of a preview that ended the hand
         self._ended_s = None          # the time of that preview: the hand record's time
         self._collect_due = False     # collect the garbage after this screen (collect_after_draw)
@@ -278,7 +278,7 @@ class ScoreBook:
             # what the confirmation must match to commit it as it is: the event (as written),
             # the events before it, the transfers attributed, the hand, and the record's seq
             # still the prepared one; and the record, for the session's totals
-            self._ready = (t, dumps(ev), len(self.paid_by), len(self.events) - 1, self.app.session.hand,
+            self._ready = (dumps(ev), len(self.paid_by), len(self.events) - 1, self.app.session.hand,
                            j.pending(), rec)
         except Exception:  # the confirmation writes the record itself, and says what failed
             j.discard()
@@ -355,7 +355,7 @@ class ScoreBook:
         record = record_module()
         t0 = app.clock()
         if r is not None and not time_out and self._as_prepared(r):
-            rec = r[6]
+            rec = r[5]
             app.j.commit()   # the record _prepare_hand wrote, unchanged since: one small write
         else:
             import gc
@@ -385,8 +385,8 @@ class ScoreBook:
         # attributed, same hand of the session, and the journal still holds that record prepared
         from rules_min.jsonout import dumps
         j = self.app.j
-        return (r[2] == len(self.paid_by) and r[3] == len(self.events) - 1 and r[4] == self.app.session.hand
-                and j.pending() == r[5] and r[5] == j.last_seq + 1 and r[1] == dumps(self.events[-1]))
+        return (r[1] == len(self.paid_by) and r[2] == len(self.events) - 1 and r[3] == self.app.session.hand
+                and j.pending() == r[4] and r[4] == j.last_seq + 1 and r[0] == dumps(self.events[-1]))
 
     def _hand_record(self, time_out, t):
         # the hand's record, its events as confirmed (commit_hand's, and _prepare_hand's ahead)
