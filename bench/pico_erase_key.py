@@ -33,9 +33,10 @@ INTO_ERASE_MS = 20
 AFTER_ERASE_MS = 200
 
 
-def hand(frozen, timing, press=None):
-    """Play the hand; press=(chip ms, hold ms) or None. (erases after the last tile [(kind, start,
-    end)], display byte times, the last tile's chip ms, the key's contact ms)."""
+def hand(frozen, timing, press=None, taps=(), glass=False):
+    """Play the hand; press=(chip ms, hold ms) of KEY or None; taps: more (chip ms, hold ms, key).
+    (erases after the last tile [(kind, start, end)], display byte times, the last tile's chip
+    ms), and with glass=True the glass 2 s after the tile."""
     from pico.harness import Pico
     from pico.player import ChipPlayer
     from pico.sim import box_firmware
@@ -61,8 +62,12 @@ def hand(frozen, timing, press=None):
             at, hold = press
             p.key_at(at, KEY, True)
             p.key_at(at + hold, KEY, False)
+        for at, hold, key in taps:
+            p.key_at(at, key, True)
+            p.key_at(at + hold, key, False)
         p.run(2000)
-        return p.flash_waits(), p.display_writes(), t_tile
+        out = p.flash_waits(), p.display_writes(), t_tile
+        return out + (p.glass(),) if glass else out
 
 
 def measure(frozen, timing):

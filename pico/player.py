@@ -35,6 +35,10 @@ IDLE_AFTER_MS = 250
 JUMP_MS = 5000
 TAIL_MS = 30
 PRESS_MS = 40  # lang's key presses: down this long, then up as long (the scanner needs ~3 scans)
+# a late slot that presses the key the last slot released still waits this long after the
+# release (or as long as the script has between them, if less): a finger lifts a key and
+# presses it again no faster
+MIN_GAP_MS = PRESS_MS
 HOST_TIMEOUT_S = 120  # wall seconds before the link client asks again: never, for a working chip
 PLAYER_KEY = hashlib.sha256(b"pico player device key").digest()
 SLOT_STARTS = ("down", "place", "config", "clock", "lang")
@@ -69,6 +73,7 @@ class ChipPlayer:
         self.lags = []  # (script ms, event, ms it waited for the box)
         self.lag = 0.0  # how late this slot's events are: the box was still busy at its start
         self._last = None
+        self._up = None  # (key, script ms, script ms it was applied) of the last key released
         self.on_shot = None
 
     def adopt(self, key):
@@ -169,6 +174,7 @@ class ChipPlayer:
         elif name == "up":
             p.key(ev[2], False)
             self.held.discard(ev[2])
+            self._up = (ev[2], t, p.ms + self.power_at)
         elif name == "place":
             tid = ev[2].hex()
             p.place(ev[2], ev[3], tag_id=tid)
@@ -211,6 +217,7 @@ class ChipPlayer:
             t, name = ev[0], ev[1]
             if name == "boot":
                 self.lag = 0.0
+                self._up = None
             # a slot starts at its own time, or as soon as the box is done with the one before,
             # and its shot is taken at its end or once the box is done (the lag is not carried
             # over: a box that caught up is on time again); the key going up, the tag lifted
@@ -223,6 +230,7 @@ class ChipPlayer:
             try:
                 if on and name in SLOT_STARTS:
                     self._settle()
+                    self._apart(ev)
                     self.lag = max(0.0, self.p.ms + self.power_at - t)
                     if self.lag > 0.5:
                         self.lags.append((t, name, round(self.lag, 1)))
@@ -233,6 +241,13 @@ class ChipPlayer:
                 self.apply(ev)
             except ChipError as e:
                 raise PlayError("%s at %d ms: %s" % (name, t, e)) from None
+
+    def _apart(self, ev):
+        # a late slot would otherwise start the instant the box is done: maybe right as the last
+        # slot's key went up, and a key typed twice ("1 1") would not be released at all
+        if ev[1] == "down" and self._up is not None and self._up[0] == ev[2]:
+            _, st, at = self._up
+            self._run(at + min(ev[0] - st, MIN_GAP_MS) - (self.p.ms + self.power_at))
 
     def _settle(self):
         if not self.p.settle(SETTLE_MS):

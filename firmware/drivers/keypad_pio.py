@@ -12,16 +12,23 @@
 # The program (RP2040 datasheet §3.4): the rows' output latches low once; then for each row in
 # turn only that row's pin is an output (open-drain, as the software scan drives them), one
 # cycle later the 4 columns are read into the ISR; the 16 bits of a scan are compared with the
-# last pushed scan (Y) and pushed only when they differ. `push block`: with the FIFO full the
-# machine waits, and goes on with the matrix as it is then, so the first changes (the press)
-# and the present state always reach the core; changes in between may merge.
-# At 10 kHz a scan takes 15 cycles, 1.5 ms; a row is driven for 100 us before its columns are
+# last pushed scan (Y) and pushed only when they differ, with a stamp: the low 14 bits of a
+# count of scans (OSR, counted down, as `jmp x--` is the PIO's only arithmetic). After a push
+# the machine waits 5 ms (counted as 3 scans), so the bounce that follows a contact's first
+# touch (<= 5 ms on flat membrane keypads) costs no FIFO word: an edge is one word, and the
+# FIFO holds 8 edges, four whole taps, while the core cannot look. `push block`: with the FIFO
+# full the machine waits, and goes on with the matrix as it is then.
+# At 10 kHz a scan takes 16 cycles, 1.6 ms; a row is driven for 100 us before its columns are
 # read (the columns' recovery through the pull-ups takes ~4 us).
 #
-# Each word the core takes counts as one scan of the debounce rules (Keypad._update); a call
-# that finds none counts one scan of the last word, as the matrix still reads that. So eager
-# presses count at once, a release after `debounce` calls without a change (every 5 ms), as with
-# the software scan.
+# The core applies the debounce rules (Keypad._update) once per call, as to a software scan,
+# with what the stamps tell: a word's state counts once when it arrives, and again for each
+# 5 ms step (the device loop's, firmware/main.py LOOP_MS) it lasted before the next word that
+# the core did not already count by calling. So a release that lasted 40 ms while the core was
+# busy (a tap, then the same key again: "1 1" typed during a flash erase or a slow config) is a
+# release, and the second press counts; an opening of 1-6 ms between two words (a bounce, a
+# contact that chatters under a finger) is not. Words 16 bits of matrix (low: pressed) over 14
+# of stamp: under 2**30, a small int that allocates nothing on MicroPython.
 #
 # The program is assembled here by hand (its words are checked against MicroPython's own
 # assembler, rp2.asm_pio, in tests/drivers/test_keypad_pio.py) and loaded through the built-in
@@ -32,7 +39,7 @@ from array import array
 from firmware.drivers.keypad import Keypad
 
 FREQ = 10000
-_EXECCTRL = 15 << 12 | 1 << 7  # wrap from 15 back to 1
+_EXECCTRL = 24 << 12 | 1 << 7  # wrap from 24 back to 1
 _SHIFTCTRL = 2 << 30  # RX FIFO joined (8 words); shift left; no autopush
 _PROGRAM = (
     0xE000,  # 0      set pins, 0          the rows' latches low
@@ -45,13 +52,24 @@ _PROGRAM = (
     0xE088,  # 7      set pindirs, 0b1000
     0x4004,  # 8      in pins, 4
     0xE080,  # 9      set pindirs, 0       no row driven
-    0xA026,  # 10     mov x, isr           this scan
-    0x00AE,  # 11     jmp x != y, 14       changed since the last push?
-    0xA0C3,  # 12     mov isr, null        no: drop it
-    0x0001,  # 13     jmp 1
-    0xA041,  # 14     mov y, x             yes: remember it
-    0x8020,  # 15     push block           and queue it
+    0xA027,  # 10     mov x, osr           the scan count
+    0x004C,  # 11     jmp x--, 12          one more
+    0xA0E1,  # 12     mov osr, x
+    0xA026,  # 13     mov x, isr           this scan
+    0x00B1,  # 14     jmp x != y, 17       changed since the last push?
+    0xA0C3,  # 15     mov isr, null        no: drop it
+    0x0001,  # 16     jmp 1
+    0xA041,  # 17     mov y, x             yes: remember it
+    0x40EE,  # 18     in osr, 14           the stamp under it
+    0x8020,  # 19     push block           and queue it
+    0xA027,  # 20     mov x, osr           then 5 ms the bounce may take,
+    0x0F56,  # 21     jmp x--, 22 [15]     counted as 3 scans of 16 cycles
+    0x0F57,  # 22     jmp x--, 23 [15]
+    0x0F58,  # 23     jmp x--, 24 [15]
+    0xA0E1,  # 24     mov osr, x
 )
+_TICK_US = 1600  # one scan: 16 cycles at FREQ
+_STAMP = 0x3FFF
 
 
 def program():
@@ -64,11 +82,15 @@ def _consecutive(pins):
 
 
 class PioKeypad(Keypad):
-    def __init__(self, StateMachine, sm_id, rows, cols, keymap, Pin=None, freq=FREQ, **kw):
-        # rows, cols: GPIO numbers; the columns' pull-ups are the caller's (Pin(n, IN, PULL_UP))
+    def __init__(self, StateMachine, sm_id, rows, cols, keymap, Pin=None, freq=FREQ, step_ms=5, **kw):
+        # rows, cols: GPIO numbers; the columns' pull-ups are the caller's (Pin(n, IN, PULL_UP));
+        # step_ms: how often the caller calls scan() (the debounce counts those calls)
         if len(rows) != 4 or len(cols) != 4 or not _consecutive(rows) or not _consecutive(cols):
             raise ValueError("keypad: the PIO scanner needs 4 consecutive row pins and 4 consecutive column pins")
         self._sm_args = (StateMachine, sm_id, rows, cols, Pin, freq)
+        self._step_us = step_ms * 1000
+        self._stamp = -1  # the last word's, none yet
+        self._held = 0  # calls that counted the last word's state
         Keypad.__init__(self, rows, cols, keymap, **kw)
 
     def _pins(self, rows, cols):
@@ -82,15 +104,29 @@ class PioKeypad(Keypad):
         sm = self._sm
         n = sm.rx_fifo()
         if not n:
+            if self._held < 255:
+                self._held += 1
             return self._update()  # the matrix as the last word left it, one scan later
         raw = self._raw
         while n:
-            w = ~sm.get()  # a pressed key reads low
+            w = sm.get()
+            s = w & _STAMP
+            if self._stamp >= 0:
+                # the steps the last word's state lasted, less those already counted
+                k = 1 + ((self._stamp - s) & _STAMP) * _TICK_US // self._step_us - self._held
+                if k > self._n:
+                    k = self._n
+                while k > 0:
+                    self._update()
+                    k -= 1
+            self._stamp = s
+            w = ~w >> 14  # a pressed key reads low
             raw[0] = w >> 12 & 15
             raw[1] = w >> 8 & 15
             raw[2] = w >> 4 & 15
             raw[3] = w & 15
             self._update()
+            self._held = 1
             n -= 1
         return self._len
 

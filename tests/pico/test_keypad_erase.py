@@ -24,3 +24,19 @@ def test_a_tap_during_a_maximum_erase_reaches_the_glass(node_ready):
     first = min(t for t in w if t >= at)
     assert first >= e  # drawn after the erase (the core could not run before)
     assert end - at < (e - at) + 200  # and soon after it
+
+
+def test_a_key_tapped_twice_during_a_maximum_erase_counts_twice(node_ready):
+    # "*" twice, 40 ms down and 40 ms up, both inside the erase: the win's last tile and the one
+    # before it taken back. The PIO queued each edge with its scan count, so the core tells the
+    # 40 ms release from a bounce; the glass is the one the same taps give after the erase.
+    ops, _, t_tile = hand(False, "max")
+    _, s, e = [op for op in ops if op[0] == "erase" and op[1] > t_tile][0]
+    twice = [(s + INTO_ERASE_MS, 40, "*"), (s + INTO_ERASE_MS + 80, 40, "*")]
+    assert twice[-1][0] + 40 < e  # both taps are over before the erase is
+    _, _, _, during = hand(False, "max", taps=twice, glass=True)
+    later = [(e + 200, 40, "*"), (e + 400, 40, "*")]
+    _, _, _, after = hand(False, "max", taps=later, glass=True)
+    _, _, _, once = hand(False, "max", taps=later[:1], glass=True)
+    assert after != once  # the second "*" shows
+    assert during == after
