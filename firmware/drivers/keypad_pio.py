@@ -111,7 +111,7 @@ class PioKeypad(Keypad):
         while n:
             w = sm.get()
             s = w & _STAMP
-            if self._stamp >= 0:
+            if self._stamp >= 0 and raw != self._stable:  # (a settled state: the counts are done)
                 # the steps the last word's state lasted, less those already counted
                 k = 1 + ((self._stamp - s) & _STAMP) * _TICK_US // self._step_us - self._held
                 if k > self._n:
