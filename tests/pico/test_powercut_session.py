@@ -139,7 +139,10 @@ def uncut(node_ready, request):
 def test_uncut_session_is_the_desktops_at_every_screen(uncut):
     u = uncut
     assert u["final"] == u["desk"]
-    assert len(u["final"]) == HANDS + 1  # the session record and one per hand
+    # the session record and one per hand (the whole session also has a correction and its end)
+    from firmware.app import decode
+    kinds = [decode(r)["kind"] for r in u["final"]]
+    assert kinds[0] == "session" and kinds.count("hand") == HANDS, kinds
     assert len(u["ops_at_shot"]) == len(u["desk_at_shot"])
     assert u["ops_at_shot"][-1] == len(u["ops"]) > 0
     for i, (n_ops, n_desk) in enumerate(zip(u["ops_at_shot"], u["desk_at_shot"])):
