@@ -28,4 +28,5 @@ KEYPAD = {
 }
 FONT = 12                          # firmware/ui/glyphs_12.py: 128x64 screens
 JOURNAL = "/journal"               # littlefs on the Pico's 1.4 MB flash filesystem
+JOURNAL_ROOM = 2560                # heap held for the journal's two open files (firmware/journal/journal.py)
 SERIAL = "usb"                     # the host link: USB CDC (sys.stdin / sys.stdout)

@@ -35,4 +35,5 @@ KEYPAD = {
 NETWORK = {"driver": "cyw43", "interface": "sta"}
 FONT = 12                          # firmware/ui/glyphs_12.py: 128x64 screens
 JOURNAL = "/journal"               # littlefs on the Pico W's 848 KB flash filesystem
+JOURNAL_ROOM = 2560                # heap held for the journal's two open files (firmware/journal/journal.py)
 SERIAL = "usb"                     # the host link: USB CDC (sys.stdin / sys.stdout)

@@ -314,7 +314,7 @@ def open_journal(cfg, root=None):
         os.mkdir(path)
     except OSError:
         pass
-    return Journal(path), root
+    return Journal(path, room=getattr(cfg, "JOURNAL_ROOM", 0)), root
 
 
 def boot(cfg=None, mods=None, root=None, clock=None, journal=None, hw=None, link=True, port=None,

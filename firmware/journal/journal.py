@@ -59,7 +59,7 @@ class Journal:
     # (firmware/link/engine.py: 38 + 1536 + 10 <= 2048 bytes), and room for a Sichuan hand of several
     # kongs, penalties and three wins (~1.2 KB as protocol/record.py writes it; the app refuses
     # an event that would leave a hand's record no room for its wins)
-    def __init__(self, path, segment_size=4096, max_payload=None, reserve_blocks=4):
+    def __init__(self, path, segment_size=4096, max_payload=None, reserve_blocks=4, room=0):
         if max_payload is None:
             max_payload = min(1536, segment_size - HEADER)
         if max_payload < 1 or max_payload > 0xFFFF:
@@ -79,6 +79,13 @@ class Journal:
         self._buf = bytearray(HEADER + max_payload)
         self._mv = memoryview(self._buf)
         self._cbuf = memoryview(bytearray(_COPY))
+        # room: bytes of heap held from the start and let go when prepare() finds no room for
+        # its files (littlefs gives each open file a ~1.1 KB buffer, two are open at once): a
+        # long session on a small heap (the stock firmware's) leaves free memory only in runs
+        # too short for them, and the hand's record would not be written
+        self._room_n = room
+        self._room = bytearray(room) if room else None
+        self._lent = False
         self._pend = None  # (segment index, new segment, seq, payload length, crc) prepared
         self._segs = []  # [index, first seq or None] per segment, oldest first
         self._tail = 0  # committed size of the last segment
@@ -181,6 +188,34 @@ class Journal:
             h[6 + i] = (c >> (8 * i)) & 0xFF
         new = self._tail > 0 and self._tail + HEADER + n > self.segment_size
         idx = self._segs[-1][0] + (1 if new else 0)
+        try:
+            self._write_pend(new, idx, payload)
+        except MemoryError:
+            if self._room is None:
+                raise
+            self._room = None
+            import gc
+            gc.collect()
+            self._write_pend(new, idx, payload)
+        self._pend = (idx, new, seq, n, c)
+
+    def let_go(self):
+        """Lend the held room to the heap (a config's parse and its names' bitmaps, the
+        session's biggest allocations) until hold()."""
+        self._room = None
+        self._lent = True
+
+    def hold(self):
+        """Hold the room again, wherever it fits now (if it fits)."""
+        self._lent = False
+        if self._room is None and self._room_n:
+            try:
+                self._room = bytearray(self._room_n)
+            except MemoryError:
+                pass
+
+    def _write_pend(self, new, idx, payload):
+        h = self._hdr
         tmp = self.path + "/pend.tmp"
         try:
             f = open(tmp, "wb")
@@ -195,9 +230,8 @@ class Journal:
         except BaseException as e:  # KeyboardInterrupt too: the journal stays as it was
             self._remove_quiet("pend.tmp")
             if isinstance(e, OSError) and e.args and e.args[0] == _ENOSPC:
-                raise JournalFull("flash full: record %d not journalled" % seq)
+                raise JournalFull("flash full: record %d not journalled" % (self.last_seq + 1))
             raise
-        self._pend = (idx, new, seq, n, c)
 
     def pending(self):
         """The seq the prepared record would take, or None when none is prepared."""
@@ -250,6 +284,8 @@ class Journal:
                 self._committed()
             raise
         self._committed()
+        if not self._lent:
+            self.hold()  # the room prepare() let go
         return seq
 
     def _gone(self, name):

@@ -200,16 +200,27 @@ def release(link, req):
 def config(link, req):
     import json
 
+    # the journal's held room (firmware/journal/journal.py) is lent to the config, the session's
+    # biggest allocations (its names' bitmaps), and held again once it is done
+    j = getattr(link.app, "j", None)
+    lend = hasattr(j, "let_go")
+    if lend:
+        j.let_go()
     try:
-        cfg = json.loads(bytes(req).decode())
-    except (ValueError, UnicodeError):
-        return link.error(E_BAD_REQUEST, "config is not JSON")
-    if not isinstance(cfg, dict):
-        return link.error(E_BAD_REQUEST, "config is not a JSON object")
-    err = link.app.push_config(cfg)
-    if err:
-        return link.error(E_REFUSED, str(err))
-    link.reply_ok()
+        try:
+            cfg = json.loads(bytes(req).decode())
+        except (ValueError, UnicodeError):
+            return link.error(E_BAD_REQUEST, "config is not JSON")
+        if not isinstance(cfg, dict):
+            return link.error(E_BAD_REQUEST, "config is not a JSON object")
+        err = link.app.push_config(cfg)
+        cfg = None
+        if err:
+            return link.error(E_REFUSED, str(err))
+        link.reply_ok()
+    finally:
+        if lend:
+            j.hold()
 
 
 def clock(link, req):
