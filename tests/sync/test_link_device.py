@@ -191,6 +191,22 @@ def test_config_and_clock(dev):
     assert abs(dev.app.now_s() - t) <= 1
 
 
+def test_a_config_borrows_the_journals_held_room(tmp_path):
+    # firmware/journal/journal.py's room (a Pico's JOURNAL_ROOM) goes to the config's parse and
+    # names while it is handled, and is held again after, whatever the answer
+    dev = Dev(tmp_path)
+    j = dev.app.j = Journal(str(tmp_path / "roomy"), room=2560)
+    seen = []
+    real = dev.app.push_config
+    dev.app.push_config = lambda cfg: (seen.append(j._room), real(cfg))[1]
+    cfg = json.dumps({"rules": "mcr", "players": ["1", "2", "3", "4"]}).encode()
+    assert dev.authed(F.T_CONFIG, cfg) == (0, b"")
+    assert seen == [None] and len(j._room) == 2560
+    assert dev.authed(F.T_CONFIG, cfg)[0] == F.E_REFUSED and seen == [None, None]
+    assert dev.authed(F.T_CONFIG, b"{nope")[0] == F.E_BAD_REQUEST
+    assert len(j._room) == 2560
+
+
 def test_a_resent_request_gets_the_same_reply_and_is_not_redone(dev):
     cfg = json.dumps({"rules": "mcr"}).encode()
     req = S.authenticate(KEY, "box-1", dev.nonce(), F.T_CONFIG, cfg)
