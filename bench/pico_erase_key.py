@@ -59,9 +59,7 @@ def hand(frozen, timing, press=None, taps=(), glass=False):
         p.place_at(t_tile, uid, data, "win")
         p.lift_at(t_tile + 150, "win")
         if press is not None:
-            at, hold = press
-            p.key_at(at, KEY, True)
-            p.key_at(at + hold, KEY, False)
+            taps = ((press[0], press[1], KEY),) + tuple(taps)
         for at, hold, key in taps:
             p.key_at(at, key, True)
             p.key_at(at + hold, key, False)
